@@ -1,0 +1,35 @@
+import type { z } from 'zod';
+import type { Access } from '../roles.ts';
+
+export type Method = 'GET' | 'POST' | 'DELETE';
+
+/**
+ * One call of the API: where it lives, who may make it, what it takes and gives. The server registers its
+ * route from this; the web client's typed fetcher takes it as its first argument.
+ */
+export interface CallDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
+  path: string;
+  method: Method;
+  access: Access;
+  /** State-changing: replayed by Idempotency-Key, refused cross-site. */
+  mutates: boolean;
+  /** Whether a stored answer may be replayed for a repeated Idempotency-Key (default: mutates). */
+  idempotent?: boolean;
+  /** Allowed while the organisation is unpaid (DECISIONS.md). */
+  whenUnpaid?: boolean;
+  request: Req;
+  response: Res;
+  /** SPEC §8's fallback message, shown when the server gives none; also the server's answer to a fault. */
+  failMsg: string;
+  /** The answer is a file download rather than JSON. */
+  file?: boolean;
+}
+
+/** Keeps the literal types of a definition (its access level, whether it answers a file). */
+export function defineCall<const D extends CallDef>(def: D): D {
+  return def;
+}
+
+export type RequestOf<C> = C extends CallDef<infer Req, z.ZodType> ? z.input<Req> : never;
+export type ParsedRequestOf<C> = C extends CallDef<infer Req, z.ZodType> ? z.output<Req> : never;
+export type ResponseOf<C> = C extends CallDef<z.ZodType, infer Res> ? z.output<Res> : never;

@@ -1,0 +1,146 @@
+/** The objects of SPEC §3 as they travel on the wire. Field names are SPEC's. */
+import { z } from 'zod';
+import { ROLES } from '../roles.ts';
+
+export const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+/** Date-times on the wire are ISO 8601 strings in UTC (docs/decisions/0003-wire-formats.md). */
+export const dateTime = z.iso.datetime({ offset: true });
+
+export const CARD_ITEM_TYPES = ['instruction', 'pass_fail', 'text', 'numeric', 'none'] as const;
+export type CardItemType = (typeof CARD_ITEM_TYPES)[number];
+export const CARD_ITEM_TYPE_LABELS: Record<CardItemType, string> = {
+  instruction: 'Instruction',
+  pass_fail: 'Pass/Fail',
+  text: 'Text Question',
+  numeric: 'Numeric Question',
+  none: 'None',
+};
+/** The only types the card builder's picker offers (SPEC §3). */
+export const PICKER_CARD_ITEM_TYPES: readonly CardItemType[] = ['instruction', 'pass_fail'];
+
+export const board = z.object({
+  id,
+  name: z.string(),
+  cardIDs: z.array(id),
+  hasAnonymous: z.boolean(),
+});
+export type Board = z.infer<typeof board>;
+
+export const cardItem = z.object({
+  id,
+  cardID: id,
+  type: z.enum(CARD_ITEM_TYPES),
+  content: z.string(),
+  na: z.boolean(),
+  order: z.number().int(),
+  isDeleted: z.boolean(),
+});
+export type CardItem = z.infer<typeof cardItem>;
+
+export const card = z.object({
+  id,
+  name: z.string(),
+  hasBoard: z.boolean(),
+  cardItems: z.array(cardItem),
+});
+export type Card = z.infer<typeof card>;
+
+export const result = z.object({
+  item_id: id,
+  type: z.enum(CARD_ITEM_TYPES),
+  order: z.number().int(),
+  pass: z.boolean().nullable(),
+  text_result: z.string().nullable(),
+  numeric_result: z.number().nullable(),
+  na: z.boolean(),
+  content: z.string(),
+});
+export type Result = z.infer<typeof result>;
+
+export const evaluation = z.object({
+  ID: id,
+  boardID: id,
+  boardName: z.string(),
+  cardID: id,
+  cardName: z.string(),
+  userName: z.string(),
+  pass: z.boolean(),
+  hasFeedback: z.boolean(),
+  completedTime: dateTime,
+  isUsers: z.boolean(),
+  results: z.array(result).optional(),
+});
+export type Evaluation = z.infer<typeof evaluation>;
+
+export const feedback = z.object({
+  id,
+  evalID: id.nullable(),
+  cardID: id.nullable(),
+  cardName: z.string().nullable(),
+  boardID: id,
+  boardName: z.string(),
+  userName: z.string(),
+  createdTime: dateTime,
+  content: z.string(),
+  isUsers: z.boolean(),
+});
+export type Feedback = z.infer<typeof feedback>;
+
+export const user = z.object({
+  id,
+  email: z.string(),
+  role: z.enum(ROLES),
+  emailVerified: z.boolean(),
+});
+export type User = z.infer<typeof user>;
+
+export const usage = z.object({ used: z.number().int(), total: z.number().int() });
+export type Usage = z.infer<typeof usage>;
+
+export const userData = z.object({
+  isAdmin: z.boolean(),
+  isOwner: z.boolean(),
+  isEvaluator: z.boolean(),
+  isViewOnly: z.boolean(),
+  isPaid: z.boolean(),
+  name: z.string(),
+  orgName: z.string(),
+});
+export type UserData = z.infer<typeof userData>;
+
+export const DURATIONS = ['Days', 'Weeks', 'Months', 'Quarters', 'Years'] as const;
+export const TIME_DIVISIONS = [...DURATIONS, 'Custom Interval'] as const;
+export const GRAPH_TYPES = ['Bar', 'Line', 'Table'] as const;
+export const REPORT_MODES = [
+  'TimeSeries',
+  'CustomIntervalBoards',
+  'CustomIntervalCards',
+  'CustomIntervalItems',
+] as const;
+
+/** -1 means "all boards", "all cards", "no single item", or for start_number "Now" (SPEC §3). */
+const idOrAll = z.union([z.literal(-1), id]);
+
+export const dashboardSettingInput = z.strictObject({
+  board_id: idOrAll,
+  card_id: idOrAll,
+  card_item_id: idOrAll,
+  start_number: z.number().int().min(-1).max(730),
+  start_duration: z.enum(DURATIONS),
+  end_number: z.number().int().min(-1).max(730),
+  end_duration: z.enum(DURATIONS),
+  time_division: z.enum(TIME_DIVISIONS),
+  type: z.enum(GRAPH_TYPES),
+  graph_order: z.number().int().min(0),
+});
+export const dashboardSetting = dashboardSettingInput.extend({ id }).strip();
+export type DashboardSetting = z.infer<typeof dashboardSetting>;
+export type DashboardSettingInput = z.infer<typeof dashboardSettingInput>;
+
+export const dashboard = z.object({
+  id,
+  name: z.string(),
+  isDefault: z.boolean(),
+  settings: z.array(dashboardSetting),
+});
+export type Dashboard = z.infer<typeof dashboard>;

@@ -1,0 +1,37 @@
+/** Request parts shared by several calls. */
+import { z } from 'zod';
+import { FEEDBACK_MAX, SEARCH_PAGE_DEFAULT, SEARCH_PAGE_MAX } from '../constants.ts';
+import { dateTime, id } from './entities.ts';
+
+export const resultInput = z.strictObject({
+  item_id: id,
+  pass: z.boolean().nullable().optional(),
+  text_result: z.string().max(5_000).nullable().optional(),
+  numeric_result: z.number().finite().nullable().optional(),
+  na: z.boolean().optional(),
+});
+export type ResultInput = z.infer<typeof resultInput>;
+
+export const feedbackContent = z
+  .string()
+  .trim()
+  .min(1, `Feedback must be between 1 and ${FEEDBACK_MAX} characters long.`)
+  .max(FEEDBACK_MAX, `Feedback must be between 1 and ${FEEDBACK_MAX} characters long.`);
+
+const nameFilter = z.string().max(100).optional();
+
+/** The filter and keyset cursor shared by the search calls and the Excel exports (DECISIONS.md). */
+export const searchRequest = z.strictObject({
+  isEditing: z.boolean().optional(),
+  previousDateTime: dateTime.nullable().optional(),
+  previousID: id.nullable().optional(),
+  maxDateTime: dateTime.nullable().optional(),
+  quantity: z.number().int().min(1).max(SEARCH_PAGE_MAX).default(SEARCH_PAGE_DEFAULT),
+  startDateTime: dateTime.nullable().optional(),
+  endDateTime: dateTime.nullable().optional(),
+  boardName: nameFilter,
+  cardName: nameFilter,
+  userName: nameFilter,
+});
+export type SearchRequest = z.output<typeof searchRequest>;
+

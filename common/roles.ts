@@ -1,0 +1,72 @@
+/**
+ * Roles and who may call what: one table (DECISIONS.md) used by the server to enforce and by the web app to
+ * show or hide. Each role has the rights of those below it.
+ */
+export const ROLES = ['viewer', 'evaluator', 'admin', 'owner'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const ROLE_LABELS: Record<Role, string> = {
+  viewer: 'Viewer',
+  evaluator: 'Evaluator',
+  admin: 'Administrator',
+  owner: 'Owner',
+};
+
+/** Who may make a call: nobody in particular, a member of at least a role, or an anonymous key holder. */
+export type Access = 'public' | 'member' | 'evaluator' | 'admin' | 'owner' | 'anonymous';
+
+const RANK: Record<Role, number> = { viewer: 0, evaluator: 1, admin: 2, owner: 3 };
+
+export function hasRole(role: Role, atLeast: Role): boolean {
+  return RANK[role] >= RANK[atLeast];
+}
+
+/** The lowest role an access level needs, for the member levels. */
+export const ACCESS_ROLE: Partial<Record<Access, Role>> = {
+  member: 'viewer',
+  evaluator: 'evaluator',
+  admin: 'admin',
+  owner: 'owner',
+};
+
+export function roleMayCall(role: Role, access: Access): boolean {
+  const needed = ACCESS_ROLE[access];
+  return needed !== undefined && hasRole(role, needed);
+}
+
+/** The four role flags of add-user/edit-user map to the highest one set (DECISIONS.md). */
+export function roleFromFlags(flags: {
+  isViewOnly?: boolean;
+  isEvaluator?: boolean;
+  isAdmin?: boolean;
+  isOwner?: boolean;
+}): Role {
+  if (flags.isOwner) return 'owner';
+  if (flags.isAdmin) return 'admin';
+  if (flags.isEvaluator) return 'evaluator';
+  return 'viewer';
+}
+
+/** The flags of SPEC §3's current user data, from a role. */
+export function roleFlags(role: Role) {
+  return {
+    isViewOnly: role === 'viewer',
+    isEvaluator: hasRole(role, 'evaluator'),
+    isAdmin: hasRole(role, 'admin'),
+    isOwner: role === 'owner',
+  };
+}
+
+/** What the web app shows, by the same table (SPEC §2 and §6). */
+export const show = {
+  boardsTab: (_role: Role) => true,
+  cardsTab: (role: Role) => hasRole(role, 'admin'),
+  evaluationsTab: (role: Role) => hasRole(role, 'evaluator'),
+  feedbackTab: (role: Role) => hasRole(role, 'evaluator'),
+  usersTab: (role: Role) => hasRole(role, 'admin'),
+  analytics: (role: Role) => hasRole(role, 'admin'),
+  accountSettings: (role: Role) => role === 'owner',
+  editModeToggle: (role: Role) => hasRole(role, 'admin'),
+  evaluateButtons: (role: Role) => hasRole(role, 'evaluator'),
+  boardsWithoutCards: (role: Role) => hasRole(role, 'admin'),
+} as const;

@@ -1,0 +1,56 @@
+/**
+ * Starts what the journeys need, as a user's install would run: a real SMTP server catching mail into a
+ * folder, and the built server (dist/) on a fresh SQLite database. Returns the teardown.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startSmtpCapture } from '../server/test/smtp.ts';
+
+export default async function globalSetup() {
+  const port = Number(process.env.E2E_PORT ?? 4310);
+  const dir = mkdtempSync(path.join(tmpdir(), 'checkboard-e2e-'));
+  const mailDir = path.join(dir, 'mail');
+  const smtp = await startSmtpCapture({ saveTo: mailDir });
+  const databaseFile = path.join(dir, 'e2e.sqlite');
+
+  const server = spawn(process.execPath, ['dist/server/main.js'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: `sqlite:${databaseFile}`,
+      APP_URL: `http://localhost:${port}`,
+      SMTP_URL: smtp.url,
+      LOG_LEVEL: 'warn',
+      SESSION_SECRET: 'e2e-secret-e2e-secret-e2e-secret-e2e-secret',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
+
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      const response = await fetch(`http://localhost:${port}/version.txt`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode} before it was ready`);
+    if (Date.now() > deadline) throw new Error('the server did not start within 30 s');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+
+  process.env.E2E_DATABASE_FILE = databaseFile;
+  process.env.E2E_MAIL_DIR = mailDir;
+  writeFileSync(path.join(dir, 'ready'), 'ok');
+
+  return async () => {
+    server.kill('SIGTERM');
+    await exited;
+    await smtp.close();
+  };
+}

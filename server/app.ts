@@ -1,0 +1,71 @@
+/**
+ * Builds the server: plumbing, every module's calls, and the web app. Tests call buildApp and use
+ * app.inject; main.ts adds listen.
+ */
+import fastifyCookie from '@fastify/cookie';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { systemClock, type Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import type { Services } from './context.ts';
+import type { Database } from './db/index.ts';
+import { registerErrorHandler } from './http/errors.ts';
+import { registerCalls } from './http/register.ts';
+import { registerSecurity } from './http/security.ts';
+import { registerWeb } from './http/web.ts';
+import { createMailer, type Mailer } from './mail/mailer.ts';
+import { allHandlers } from './modules/index.ts';
+import { webDistDir } from './paths.ts';
+import { loadOrCreateSecret } from './secret.ts';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface BuildOptions {
+  config: Config;
+  database: Database;
+  clock?: Clock;
+  mailer?: Mailer;
+  /** Pino logger options; false silences it (tests). */
+  logger?: boolean | object;
+  webDir?: string;
+}
+
+export interface App {
+  app: FastifyInstance;
+  services: Services;
+}
+
+export async function buildApp(options: BuildOptions): Promise<App> {
+  const { config, database } = options;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+
+  // JSON is the only body the API takes.
+  app.removeContentTypeParser(['text/plain']);
+  await app.register(fastifyCookie);
+  registerSecurity(app, config.appUrl);
+  registerErrorHandler(app);
+
+  const services: Services = {
+    config,
+    db: database.db,
+    dialect: database.dialect,
+    clock: options.clock ?? systemClock,
+    mailer: options.mailer ?? createMailer(config, app.log),
+    secret: await loadOrCreateSecret(database.db, config.sessionSecret),
+  };
+  registerCalls(app, services, allHandlers);
+  await registerWeb(app, options.webDir ?? webDistDir);
+  return { app, services };
+}

@@ -1,0 +1,129 @@
+/**
+ * Configuration from environment variables, validated once at boot. A bad value stops the start with one
+ * line naming the setting (main.ts prints it); nothing else reads process.env.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+import { ANONYMOUS_KEY_ROTATION_MINUTES_DEFAULT } from '../common/constants.ts';
+import { projectRoot } from './paths.ts';
+
+const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
+const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
+
+function url(protocols: string[], what: string) {
+  return z.string().refine((value) => {
+    try {
+      return protocols.includes(new URL(value).protocol);
+    } catch {
+      return false;
+    }
+  }, `must be ${what}`);
+}
+
+const schema = z.object({
+  NODE_ENV: z.preprocess(emptyAsUndefined, z.enum(['development', 'production', 'test']).default('production')),
+  PORT: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number({ error: 'must be a port number' }).int('must be a whole number').min(1, 'must be between 1 and 65535').max(65535, 'must be between 1 and 65535').default(3000),
+  ),
+  HOST: z.preprocess(emptyAsUndefined, z.string().default('0.0.0.0')),
+  DATABASE_URL: z.preprocess(
+    emptyAsUndefined,
+    url(['postgres:', 'postgresql:', 'sqlite:', 'file:'], 'a postgres://… URL, or sqlite:<path> for an embedded database').optional(),
+  ),
+  APP_URL: z.preprocess(emptyAsUndefined, url(['http:', 'https:'], 'an http:// or https:// URL').optional()),
+  SMTP_URL: z.preprocess(emptyAsUndefined, url(['smtp:', 'smtps:'], 'an smtp:// or smtps:// URL').optional()),
+  MAIL_FROM: z.preprocess(emptyAsUndefined, z.string().min(3).default('Checkboard <no-reply@checkboard.local>')),
+  OUTBOX_DIR: optionalString,
+  BILLING_PROVIDER: z.preprocess(emptyAsUndefined, z.enum(['local', 'stripe'], { error: 'must be local or stripe' }).default('local')),
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  STRIPE_PRICE_ID: optionalString,
+  SESSION_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, 'must be at least 32 characters long').optional()),
+  ANON_KEY_ROTATION_MINUTES: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number({ error: 'must be a number of minutes' }).int('must be a whole number of minutes').min(1, 'must be at least 1').max(1440, 'must be at most 1440').default(ANONYMOUS_KEY_ROTATION_MINUTES_DEFAULT),
+  ),
+  TRUST_PROXY: z.preprocess(emptyAsUndefined, z.enum(['true', 'false'], { error: 'must be true or false' }).default('false')),
+  LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
+});
+
+export type Database = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  database: Database;
+  appUrl: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  outboxDir: string;
+  billing:
+    | { provider: 'local' }
+    | { provider: 'stripe'; secretKey: string; webhookSecret: string; priceId: string };
+  sessionSecret: string | undefined;
+  anonKeyRotationMinutes: number;
+  trustProxy: boolean;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+export function parseDatabaseUrl(value: string | undefined): Database {
+  if (!value) return { kind: 'sqlite', file: path.join(projectRoot, 'data', 'checkboard.sqlite') };
+  const parsed = new URL(value);
+  if (parsed.protocol === 'postgres:' || parsed.protocol === 'postgresql:') return { kind: 'postgres', url: value };
+  // sqlite:relative/path, sqlite:/absolute/path, sqlite::memory:, file:…
+  const file = decodeURIComponent(value.slice(parsed.protocol.length).replace(/^\/\/(?=\/)/, ''));
+  return { kind: 'sqlite', file: file === ':memory:' || path.isAbsolute(file) ? file : path.join(projectRoot, file) };
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const name = String(issue.path[0]);
+    const got = env[name];
+    throw new ConfigError(`Invalid configuration: ${name} ${issue.message}${got === undefined ? '' : ` (got "${got}")`}.`);
+  }
+  const e = result.data;
+  let billing: Config['billing'] = { provider: 'local' };
+  if (e.BILLING_PROVIDER === 'stripe') {
+    for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_ID'] as const) {
+      if (!e[name]) throw new ConfigError(`Invalid configuration: ${name} is required when BILLING_PROVIDER is stripe.`);
+    }
+    billing = {
+      provider: 'stripe',
+      secretKey: e.STRIPE_SECRET_KEY!,
+      webhookSecret: e.STRIPE_WEBHOOK_SECRET!,
+      priceId: e.STRIPE_PRICE_ID!,
+    };
+  }
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    database: parseDatabaseUrl(e.DATABASE_URL),
+    appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    outboxDir: e.OUTBOX_DIR ? path.resolve(projectRoot, e.OUTBOX_DIR) : path.join(projectRoot, 'data', 'outbox'),
+    billing,
+    sessionSecret: e.SESSION_SECRET,
+    anonKeyRotationMinutes: e.ANON_KEY_ROTATION_MINUTES,
+    trustProxy: e.TRUST_PROXY === 'true',
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+/** A database URL safe to print: the password is replaced. */
+export function redactUrl(value: string): string {
+  try {
+    const parsed = new URL(value);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return value;
+  }
+}

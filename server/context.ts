@@ -1,0 +1,54 @@
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { Role } from '../common/roles.ts';
+import type { Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import type { Db } from './db/index.ts';
+import type { DialectName } from './db/dialect.ts';
+import type { Mailer } from './mail/mailer.ts';
+
+/** What the whole server shares: built once by buildApp, handed to every handler. */
+export interface Services {
+  config: Config;
+  db: Db;
+  dialect: DialectName;
+  clock: Clock;
+  mailer: Mailer;
+  /** The secret behind HMACs (anonymous keys): SESSION_SECRET, or one generated and kept in the database. */
+  secret: string;
+}
+
+export interface UserActor {
+  kind: 'user';
+  userId: number;
+  orgId: number;
+  orgName: string;
+  email: string;
+  role: Role;
+  paid: boolean;
+  sessionId: number;
+}
+
+export interface AnonymousActor {
+  kind: 'anonymous';
+  orgId: number;
+  orgName: string;
+  boardId: number;
+  keyId: number;
+  /** The rotation period the key was issued for. */
+  keyPeriod: number;
+  paid: boolean;
+}
+
+export type Actor = UserActor | AnonymousActor;
+
+/** One request, as a handler sees it. `db` is the request's transaction for state-changing calls. */
+export interface CallContext<A extends Actor | null = Actor | null> extends Services {
+  actor: A;
+  /** The clock's time when the request arrived: one "now" for everything a call does. */
+  now: number;
+  request: FastifyRequest;
+  reply: FastifyReply;
+  log: FastifyBaseLogger;
+  /** Runs after the transaction commits (emails); never when the call fails. */
+  afterCommit(task: () => Promise<void> | void): void;
+}

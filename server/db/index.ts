@@ -1,0 +1,52 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database as DatabaseConfig } from '../config.ts';
+import type { DialectName } from './dialect.ts';
+import { migrateToLatest } from './migrate.ts';
+import type { DB } from './schema.ts';
+
+export type { DB } from './schema.ts';
+export type Db = Kysely<DB>;
+
+export interface Database {
+  db: Db;
+  dialect: DialectName;
+  close(): Promise<void>;
+}
+
+// int8 (bigint ids, epoch-ms times, counts) as JavaScript numbers: all stay far below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
+
+export function openDatabase(config: DatabaseConfig, options: { poolSize?: number } = {}): Database {
+  if (config.kind === 'postgres') {
+    const pool = new pg.Pool({ connectionString: config.url, max: options.poolSize ?? 10 });
+    // A dropped idle connection must not crash the process; the pool replaces it.
+    pool.on('error', () => {});
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+  if (config.file !== ':memory:') mkdirSync(path.dirname(config.file), { recursive: true });
+  const sqlite = new SQLite(config.file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/** Opens, checks the connection and migrates: what the server does at start. */
+export async function openAndMigrate(config: DatabaseConfig): Promise<Database> {
+  const database = openDatabase(config);
+  try {
+    await migrateToLatest(database.db, database.dialect);
+  } catch (error) {
+    await database.close().catch(() => {});
+    throw error;
+  }
+  return database;
+}

@@ -1,0 +1,21 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { DialectName } from './dialect.ts';
+import { initial } from './migrations/0001_initial.ts';
+
+/** Migrations are code, imported statically so they ship in the build; names sort in order. */
+function migrations(dialect: DialectName): Record<string, Migration> {
+  return {
+    '0001_initial': initial(dialect),
+  };
+}
+
+export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<void> {
+  const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const reason = error instanceof Error ? error.message : String(error ?? 'unknown error');
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${reason}`);
+  }
+}

@@ -1,0 +1,234 @@
+/**
+ * The tables as Kysely sees them. Conventions (ARCHITECTURE.md): integer ids, times as epoch milliseconds
+ * set by the application, booleans as 0/1, names with a lower-cased `name_key` for case-insensitive rules.
+ */
+import type { Generated } from 'kysely';
+import type { Role } from '../../common/roles.ts';
+import type { CardItemType } from '../../common/api/entities.ts';
+
+type Bool = 0 | 1;
+
+export interface OrganizationsTable {
+  id: Generated<number>;
+  name: string;
+  name_key: string;
+  subscription_status: 'none' | 'active' | 'past_due' | 'canceled';
+  num_departments: number;
+  billing_customer_id: string | null;
+  billing_subscription_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  org_id: number;
+  email: string;
+  email_key: string;
+  password_hash: string | null;
+  role: Role;
+  email_verified: Bool;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  org_id: number;
+  user_id: number;
+  token_hash: string;
+  created_at: number;
+  last_seen_at: number;
+  idle_expires_at: number;
+  absolute_expires_at: number;
+}
+
+export type TokenPurpose = 'verify' | 'reset' | 'invite';
+
+export interface OneTimeTokensTable {
+  id: Generated<number>;
+  org_id: number;
+  user_id: number;
+  purpose: TokenPurpose;
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface RateLimitEventsTable {
+  id: Generated<number>;
+  bucket: string;
+  created_at: number;
+}
+
+export interface CheckoutsTable {
+  id: Generated<number>;
+  org_id: number;
+  checkout_id: string;
+  provider: 'local' | 'stripe';
+  num_departments: number;
+  status: 'open' | 'complete' | 'expired';
+  created_at: number;
+  completed_at: number | null;
+}
+
+export interface BoardsTable {
+  id: Generated<number>;
+  org_id: number;
+  name: string;
+  name_key: string;
+  has_anonymous: Bool;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+}
+
+export interface BoardCardsTable {
+  org_id: number;
+  board_id: number;
+  card_id: number;
+  created_at: number;
+}
+
+export interface CardsTable {
+  id: Generated<number>;
+  org_id: number;
+  name: string;
+  name_key: string;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+}
+
+export interface CardItemsTable {
+  id: Generated<number>;
+  org_id: number;
+  card_id: number;
+  type: CardItemType;
+  content: string;
+  na: Bool;
+  position: number;
+  is_deleted: Bool;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface EvaluationsTable {
+  id: Generated<number>;
+  org_id: number;
+  board_id: number;
+  card_id: number;
+  user_id: number | null;
+  anon_key_id: number | null;
+  user_name: string;
+  board_name: string;
+  card_name: string;
+  pass: Bool | null;
+  has_feedback: Bool;
+  started_at: number;
+  completed_at: number | null;
+}
+
+export interface ResultsTable {
+  id: Generated<number>;
+  org_id: number;
+  evaluation_id: number;
+  item_id: number;
+  item_type: CardItemType;
+  position: number;
+  content: string;
+  pass: Bool | null;
+  text_result: string | null;
+  numeric_result: number | null;
+  na: Bool;
+}
+
+export interface FeedbackTable {
+  id: Generated<number>;
+  org_id: number;
+  evaluation_id: number | null;
+  board_id: number;
+  card_id: number | null;
+  user_id: number | null;
+  anon_key_id: number | null;
+  user_name: string;
+  board_name: string;
+  card_name: string | null;
+  content: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DashboardsTable {
+  id: Generated<number>;
+  org_id: number;
+  name: string;
+  name_key: string;
+  is_default: Bool;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DashboardSettingsTable {
+  id: Generated<number>;
+  org_id: number;
+  dashboard_id: number;
+  board_id: number;
+  card_id: number;
+  card_item_id: number;
+  start_number: number;
+  start_duration: string;
+  end_number: number;
+  end_duration: string;
+  time_division: string;
+  type: string;
+  graph_order: number;
+}
+
+export interface AnonymousKeysTable {
+  id: Generated<number>;
+  org_id: number;
+  board_id: number;
+  period: number;
+  key_hash: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface IdempotencyRecordsTable {
+  id: Generated<number>;
+  scope: string;
+  idem_key: string;
+  request_hash: string;
+  status_code: number | null;
+  response_body: string | null;
+  created_at: number;
+}
+
+export interface AppSettingsTable {
+  name: string;
+  value: string;
+}
+
+export interface DB {
+  organizations: OrganizationsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  one_time_tokens: OneTimeTokensTable;
+  rate_limit_events: RateLimitEventsTable;
+  checkouts: CheckoutsTable;
+  boards: BoardsTable;
+  board_cards: BoardCardsTable;
+  cards: CardsTable;
+  card_items: CardItemsTable;
+  evaluations: EvaluationsTable;
+  results: ResultsTable;
+  feedback: FeedbackTable;
+  dashboards: DashboardsTable;
+  dashboard_settings: DashboardSettingsTable;
+  anonymous_keys: AnonymousKeysTable;
+  idempotency_records: IdempotencyRecordsTable;
+  app_settings: AppSettingsTable;
+}

@@ -1,0 +1,44 @@
+/** The one place where anything thrown becomes an HTTP answer: `{errMsg, errField?}`, never a stack or SQL. */
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { AppError } from '../errors.ts';
+
+const GENERIC = 'Something went wrong. Please try again later.';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The call's SPEC §8 message, answered when the handler fails unexpectedly. */
+    failMsg?: string;
+  }
+}
+
+function fromFastifyError(error: FastifyError): AppError | null {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('PAYLOAD_TOO_LARGE', 'The request is too large.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Requests must be sent as JSON (Content-Type: application/json).');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('BAD_REQUEST', 'The request body is empty.');
+    default:
+      if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+        return new AppError('BAD_REQUEST', 'The request body is not valid JSON.');
+      }
+      return null;
+  }
+}
+
+export function registerErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    const known = error instanceof AppError ? error : fromFastifyError(error as FastifyError);
+    if (known) {
+      if (known.status >= 500) request.log.error({ err: error }, 'request failed');
+      const body: { errMsg: string; errField?: string } = { errMsg: known.errMsg };
+      if (known.errField) body.errField = known.errField;
+      return reply.code(known.status).header('Cache-Control', 'no-store').send(body);
+    }
+    request.log.error({ err: error }, 'request failed');
+    const failMsg = request.routeOptions.config?.failMsg ?? GENERIC;
+    return reply.code(500).header('Cache-Control', 'no-store').send({ errMsg: failMsg });
+  });
+}

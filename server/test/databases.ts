@@ -1,0 +1,50 @@
+/**
+ * Test databases: every integration suite runs on SQLite, and on PostgreSQL when TEST_DATABASE_URL is set.
+ * Each suite gets a database of its own, created here and dropped when it ends.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase, type Database } from '../db/index.ts';
+import type { DialectName } from '../db/dialect.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+
+export const TEST_DIALECTS: DialectName[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+export interface TestDatabase {
+  database: Database;
+  /** The URL (PostgreSQL) or file (SQLite) of this database, for a second process. */
+  location: string;
+  drop(): Promise<void>;
+}
+
+async function adminQuery(text: string) {
+  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function createTestDatabase(dialect: DialectName): Promise<TestDatabase> {
+  if (dialect === 'sqlite') {
+    const database = openDatabase({ kind: 'sqlite', file: ':memory:' });
+    await migrateToLatest(database.db, 'sqlite');
+    return { database, location: ':memory:', drop: () => database.close() };
+  }
+  const name = `checkboard_test_${process.pid}_${randomBytes(6).toString('hex')}`;
+  await adminQuery(`create database ${name}`);
+  const url = new URL(process.env.TEST_DATABASE_URL!);
+  url.pathname = `/${name}`;
+  const database = openDatabase({ kind: 'postgres', url: url.toString() }, { poolSize: 5 });
+  await migrateToLatest(database.db, 'postgres');
+  return {
+    database,
+    location: url.toString(),
+    async drop() {
+      await database.close();
+      await adminQuery(`drop database if exists ${name} with (force)`);
+    },
+  };
+}

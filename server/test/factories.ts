@@ -1,0 +1,180 @@
+/**
+ * Test data built straight in the database, with overrides (Outline's factories). Each call makes
+ * unique names, so tests never depend on each other's data.
+ */
+import { hashPassword } from '../auth/passwords.ts';
+import { hashToken, randomToken } from '../auth/tokens.ts';
+import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../common/constants.ts';
+import { nameKey } from '../../common/validation.ts';
+import type { Role } from '../../common/roles.ts';
+import type { CardItemType } from '../../common/api/entities.ts';
+import { SESSION_COOKIE } from '../auth/sessions.ts';
+import type { TestEnv } from './harness.ts';
+
+let sequence = 0;
+export const unique = (prefix: string) => `${prefix}${++sequence}x${Math.random().toString(36).slice(2, 7)}`;
+
+type Env = Pick<TestEnv, 'db' | 'clock'>;
+
+export interface TestOrg {
+  id: number;
+  name: string;
+}
+
+export async function buildOrg(env: Env, overrides: { name?: string; paid?: boolean; numDepartments?: number } = {}): Promise<TestOrg> {
+  const name = overrides.name ?? unique('Org ');
+  const now = env.clock.now();
+  const paid = overrides.paid ?? true;
+  const row = await env.db
+    .insertInto('organizations')
+    .values({
+      name,
+      name_key: nameKey(name),
+      subscription_status: paid ? 'active' : 'none',
+      num_departments: paid ? (overrides.numDepartments ?? 10) : 0,
+      billing_customer_id: null,
+      billing_subscription_id: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: row.id, name };
+}
+
+export interface TestUser {
+  id: number;
+  orgId: number;
+  orgName: string;
+  email: string;
+  password: string;
+  role: Role;
+}
+
+// Hashing is slow by design; tests that do not sign in with a password share one hash.
+let sharedHash: Promise<string> | undefined;
+export const DEFAULT_PASSWORD = 'correct horse battery';
+
+export async function buildUser(
+  env: Env,
+  org: TestOrg,
+  overrides: { role?: Role; email?: string; password?: string; verified?: boolean } = {},
+): Promise<TestUser> {
+  const email = overrides.email ?? `${unique('user')}@example.com`;
+  const password = overrides.password ?? DEFAULT_PASSWORD;
+  const hash = overrides.password ? await hashPassword(password) : await (sharedHash ??= hashPassword(DEFAULT_PASSWORD));
+  const now = env.clock.now();
+  const role = overrides.role ?? 'owner';
+  const row = await env.db
+    .insertInto('users')
+    .values({
+      org_id: org.id,
+      email,
+      email_key: email.toLowerCase(),
+      password_hash: hash,
+      role,
+      email_verified: overrides.verified === false ? 0 : 1,
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: row.id, orgId: org.id, orgName: org.name, email, password, role };
+}
+
+/** A session for the user, made directly; returns the Cookie header to send. */
+export async function signIn(env: Env, user: TestUser): Promise<string> {
+  const token = randomToken();
+  const now = env.clock.now();
+  await env.db
+    .insertInto('sessions')
+    .values({
+      org_id: user.orgId,
+      user_id: user.id,
+      token_hash: hashToken(token),
+      created_at: now,
+      last_seen_at: now,
+      idle_expires_at: now + SESSION_IDLE_MS,
+      absolute_expires_at: now + SESSION_ABSOLUTE_MS,
+    })
+    .execute();
+  return `${SESSION_COOKIE}=${token}`;
+}
+
+/** An organisation with one signed-in member of each role. */
+export async function buildTeam(env: Env, orgOverrides: Parameters<typeof buildOrg>[1] = {}) {
+  const org = await buildOrg(env, orgOverrides);
+  const owner = await buildUser(env, org, { role: 'owner' });
+  const admin = await buildUser(env, org, { role: 'admin' });
+  const evaluator = await buildUser(env, org, { role: 'evaluator' });
+  const viewer = await buildUser(env, org, { role: 'viewer' });
+  return {
+    org,
+    owner: { ...owner, cookie: await signIn(env, owner) },
+    admin: { ...admin, cookie: await signIn(env, admin) },
+    evaluator: { ...evaluator, cookie: await signIn(env, evaluator) },
+    viewer: { ...viewer, cookie: await signIn(env, viewer) },
+  };
+}
+
+export async function buildBoard(env: Env, org: TestOrg, overrides: { name?: string; hasAnonymous?: boolean; cardIds?: number[] } = {}) {
+  const name = overrides.name ?? unique('Board ');
+  const now = env.clock.now();
+  const row = await env.db
+    .insertInto('boards')
+    .values({
+      org_id: org.id,
+      name,
+      name_key: nameKey(name),
+      has_anonymous: overrides.hasAnonymous ? 1 : 0,
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  for (const cardId of overrides.cardIds ?? []) {
+    await env.db.insertInto('board_cards').values({ org_id: org.id, board_id: row.id, card_id: cardId, created_at: now }).execute();
+  }
+  return { id: row.id, name };
+}
+
+export async function buildCard(
+  env: Env,
+  org: TestOrg,
+  overrides: { name?: string; items?: { type: CardItemType; content?: string; na?: boolean }[] } = {},
+) {
+  const name = overrides.name ?? unique('Card ');
+  const now = env.clock.now();
+  const row = await env.db
+    .insertInto('cards')
+    .values({ org_id: org.id, name, name_key: nameKey(name), created_at: now, updated_at: now, deleted_at: null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const items = overrides.items ?? [
+    { type: 'instruction', content: '<p>Check the line is clear.</p>' },
+    { type: 'pass_fail', content: '<p>Guards in place</p>', na: false },
+    { type: 'pass_fail', content: '<p>Floor is dry</p>', na: true },
+  ];
+  const itemIds: number[] = [];
+  for (const [position, item] of items.entries()) {
+    const inserted = await env.db
+      .insertInto('card_items')
+      .values({
+        org_id: org.id,
+        card_id: row.id,
+        type: item.type,
+        content: item.content ?? `<p>${item.type} ${position}</p>`,
+        na: item.na ? 1 : 0,
+        position,
+        is_deleted: 0,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    itemIds.push(inserted.id);
+  }
+  return { id: row.id, name, itemIds };
+}

@@ -1,0 +1,111 @@
+/**
+ * One integration-test environment per suite and dialect: a fresh database, the real app (through
+ * app.inject), a clock the test can move, and a real SMTP server catching mail.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { api, type CallName, type RequestOf } from '../../common/api/index.ts';
+import { IDEMPOTENCY_KEY_HEADER } from '../../common/constants.ts';
+import { buildApp } from '../app.ts';
+import { FakeClock } from '../clock.ts';
+import { loadConfig, type Config } from '../config.ts';
+import type { Services } from '../context.ts';
+import type { Db } from '../db/index.ts';
+import type { DialectName } from '../db/dialect.ts';
+import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from './databases.ts';
+import { startSmtpCapture, type SmtpCapture } from './smtp.ts';
+
+export interface TestEnv {
+  dialect: DialectName;
+  app: FastifyInstance;
+  services: Services;
+  db: Db;
+  clock: FakeClock;
+  smtp: SmtpCapture;
+  config: Config;
+}
+
+export interface CallOptions {
+  /** A Cookie header (from signIn), or none for a caller without a session. */
+  cookie?: string;
+  idempotencyKey?: string;
+  headers?: Record<string, string>;
+}
+
+export interface CallAnswer<T = any> {
+  status: number;
+  body: T;
+  headers: Record<string, string | string[] | number | undefined>;
+  cookies: { name: string; value: string; expires?: Date; httpOnly?: boolean }[];
+}
+
+/** Makes a call of the contract the way the web client does (JSON, same-origin). */
+export async function call<N extends CallName>(
+  env: Pick<TestEnv, 'app'>,
+  name: N,
+  body: RequestOf<(typeof api)[N]> | Record<string, unknown>,
+  options: CallOptions = {},
+): Promise<CallAnswer> {
+  const def = api[name];
+  const headers: Record<string, string> = { 'sec-fetch-site': 'same-origin', ...options.headers };
+  if (options.cookie) headers.cookie = options.cookie;
+  if (options.idempotencyKey) headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()] = options.idempotencyKey;
+  const response = await env.app.inject({
+    method: def.method,
+    url: def.path,
+    headers,
+    ...(def.method === 'GET' ? { query: body as Record<string, string> } : { payload: body as object }),
+  });
+  const type = String(response.headers['content-type'] ?? '');
+  return {
+    status: response.statusCode,
+    body: type.includes('application/json') ? response.json() : response.rawPayload,
+    headers: response.headers,
+    cookies: response.cookies as CallAnswer['cookies'],
+  };
+}
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    ...loadConfig({ NODE_ENV: 'test', APP_URL: 'http://checkboard.test', LOG_LEVEL: 'silent' }),
+    ...overrides,
+  };
+}
+
+/**
+ * Declares a suite once per dialect. The environment is created before the suite's tests and torn down
+ * after; read its fields inside tests (they are set by then).
+ */
+export function describeEachDatabase(title: string, define: (env: TestEnv) => void) {
+  for (const dialect of TEST_DIALECTS) {
+    describe(`${title} [${dialect}]`, () => {
+      const env = { dialect } as TestEnv;
+      let testDatabase: TestDatabase;
+      beforeAll(async () => {
+        testDatabase = await createTestDatabase(dialect);
+        env.smtp = await startSmtpCapture();
+        env.clock = new FakeClock();
+        env.config = testConfig({ smtpUrl: env.smtp.url, sessionSecret: `test-secret-${randomUUID()}` });
+        const built = await buildApp({
+          config: env.config,
+          database: testDatabase.database,
+          clock: env.clock,
+          logger: false,
+          webDir: '/nonexistent',
+        });
+        env.app = built.app;
+        env.services = built.services;
+        env.db = built.services.db;
+        await env.app.ready();
+      });
+      afterAll(async () => {
+        await env.app?.close();
+        env.services?.mailer.close();
+        await env.smtp?.close();
+        await testDatabase?.drop();
+      });
+      define(env);
+    });
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * The new-version notice (SPEC §4): /version.txt is compared with this build's id every 5 minutes and on
+ * each navigation; when they differ a banner counts down 30 s, then reloads, or reloads at once.
+ */
+import { Button, Group, Paper, Text } from '@mantine/core';
+import { useCallback, useEffect, useState } from 'react';
+import { useLocation } from 'react-router';
+import { RELOAD_COUNTDOWN_S, VERSION_CHECK_MS } from '../../../common/constants.ts';
+
+async function serverVersion(): Promise<string | null> {
+  try {
+    const response = await fetch('/version.txt', { cache: 'no-store' });
+    return response.ok ? (await response.text()).trim() : null;
+  } catch {
+    return null;
+  }
+}
+
+export function VersionBanner({ buildId = __BUILD_ID__ }: { buildId?: string }) {
+  const location = useLocation();
+  const [seconds, setSeconds] = useState<number | null>(null);
+  const outdated = seconds !== null;
+
+  const check = useCallback(async () => {
+    const version = await serverVersion();
+    if (version && version !== buildId) setSeconds((current) => current ?? RELOAD_COUNTDOWN_S);
+  }, [buildId]);
+
+  useEffect(() => {
+    void check();
+  }, [check, location.pathname]);
+
+  useEffect(() => {
+    const timer = setInterval(() => void check(), VERSION_CHECK_MS);
+    return () => clearInterval(timer);
+  }, [check]);
+
+  useEffect(() => {
+    if (!outdated) return;
+    const timer = setInterval(() => setSeconds((s) => (s === null ? s : Math.max(0, s - 1))), 1000);
+    return () => clearInterval(timer);
+  }, [outdated]);
+
+  useEffect(() => {
+    if (seconds === 0) window.location.reload();
+  }, [seconds]);
+
+  if (!outdated) return null;
+  return (
+    <Paper role="status" aria-live="polite" radius={0} p="xs" bg="blue.1" c="dark.9" data-testid="version-banner">
+      <Group justify="center" gap="sm">
+        <Text size="sm" fw={500}>
+          A new version of Checkboard is available. Reloading in {seconds} s.
+        </Text>
+        <Button size="compact-sm" onClick={() => window.location.reload()}>
+          Reload Now
+        </Button>
+      </Group>
+    </Paper>
+  );
+}

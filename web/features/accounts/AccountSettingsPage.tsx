@@ -1,0 +1,6 @@
+import { ComingSoonPage } from '../misc/ComingSoonPage.tsx';
+
+/** /q/{org}/admin (SPEC §2: 'Coming soon.', for owners). */
+export function AccountSettingsPage() {
+  return <ComingSoonPage title="Account Settings" />;
+}

@@ -1,0 +1,6 @@
+import { Page } from '../../components/Page.tsx';
+
+// Filled in by its issue; the route and its title exist from the foundation.
+export function VerifyPage() {
+  return <Page title="Verify Email" />;
+}
