@@ -14,7 +14,10 @@ function buildVersion(buildId: string): Plugin {
 }
 
 export default defineConfig(({ command }) => {
-  const buildId = command === 'build' ? `${new Date().toISOString().replace(/[-:.TZ]/g, '')}-${randomBytes(4).toString('hex')}` : 'development';
+  const buildId =
+    command === 'build'
+      ? `${new Date().toISOString().replace(/[-:.TZ]/g, '')}-${randomBytes(4).toString('hex')}`
+      : 'development';
   const apiPort = process.env.PORT ?? '3000';
   return {
     root: 'web',

@@ -12,5 +12,8 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.mocked(console.error).mockRestore();
-  expect(errors, `console.error was called:\n${errors.map((e) => e.map(String).join(' ')).join('\n')}`).toEqual([]);
+  expect(
+    errors,
+    `console.error was called:\n${errors.map((e) => e.map(String).join(' ')).join('\n')}`,
+  ).toEqual([]);
 });

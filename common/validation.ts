@@ -36,8 +36,33 @@ export const messages = {
 
 /** The characters SPEC §5 forbids in names, in the order it lists them. */
 export const FORBIDDEN_NAME_CHARACTERS = [
-  '!', '*', "'", '(', ')', ';', ':', '@', '&', '=', '+', '$', ',', '/', '?', '%', '#', '[', ']', '<', '>', '"',
-  '`', '{', '}', '|', '^',
+  '!',
+  '*',
+  "'",
+  '(',
+  ')',
+  ';',
+  ':',
+  '@',
+  '&',
+  '=',
+  '+',
+  '$',
+  ',',
+  '/',
+  '?',
+  '%',
+  '#',
+  '[',
+  ']',
+  '<',
+  '>',
+  '"',
+  '`',
+  '{',
+  '}',
+  '|',
+  '^',
 ] as const;
 
 /** The forbidden characters found in `name`, each once, in the order they first appear. */
@@ -81,7 +106,7 @@ export const checkShortName: Rule = (value) => {
 };
 
 // A practical shape: one @, a non-empty local part, a dotted domain, no spaces or angle brackets.
-const EMAIL_SHAPE = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]{2,}$/;
+const EMAIL_SHAPE = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]+$/;
 
 export const checkEmail: Rule = (value) => {
   if (length(value) > EMAIL_MAX) return messages.emailTooLong;

@@ -14,16 +14,22 @@ export { expect };
 
 /** No serious or critical axe violations on the page as it is now. */
 export async function expectAccessible(page: Page, label = page.url()) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  const summary = serious.map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.target.join(' ')).join('\n  ')}`);
+  const summary = serious.map(
+    (v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.target.join(' ')).join('\n  ')}`,
+  );
   expect(summary, `accessibility violations on ${label}`).toEqual([]);
 }
 
 export interface Seeder {
   db: Database['db'];
   clock: { now(): number };
-  team: typeof factories.buildTeam extends (env: never, ...rest: infer R) => infer T ? (...rest: R) => T : never;
+  team: typeof factories.buildTeam extends (env: never, ...rest: infer R) => infer T
+    ? (...rest: R) => T
+    : never;
 }
 
 let database: Database | undefined;
@@ -34,14 +40,19 @@ function seedDatabase(): Database {
 
 /** Factories bound to the running server's database (SQLite in WAL mode takes a second writer). */
 export function seed() {
-  const env = { db: seedDatabase().db, clock: { now: () => Date.now() } } as Parameters<typeof factories.buildOrg>[0];
+  const env = { db: seedDatabase().db, clock: { now: () => Date.now() } } as Parameters<
+    typeof factories.buildOrg
+  >[0];
   return {
     env,
     org: (o?: Parameters<typeof factories.buildOrg>[1]) => factories.buildOrg(env, o),
-    user: (org: factories.TestOrg, o?: Parameters<typeof factories.buildUser>[2]) => factories.buildUser(env, org, o),
+    user: (org: factories.TestOrg, o?: Parameters<typeof factories.buildUser>[2]) =>
+      factories.buildUser(env, org, o),
     team: (o?: Parameters<typeof factories.buildTeam>[1]) => factories.buildTeam(env, o),
-    board: (org: factories.TestOrg, o?: Parameters<typeof factories.buildBoard>[2]) => factories.buildBoard(env, org, o),
-    card: (org: factories.TestOrg, o?: Parameters<typeof factories.buildCard>[2]) => factories.buildCard(env, org, o),
+    board: (org: factories.TestOrg, o?: Parameters<typeof factories.buildBoard>[2]) =>
+      factories.buildBoard(env, org, o),
+    card: (org: factories.TestOrg, o?: Parameters<typeof factories.buildCard>[2]) =>
+      factories.buildCard(env, org, o),
   };
 }
 
@@ -58,12 +69,18 @@ export function mailTo(address: string): ReceivedMail[] {
 export async function linkFromMail(address: string, pathPart: string, count = 1): Promise<string> {
   let link: string | undefined;
   await expect
-    .poll(() => {
-      const mails = mailTo(address);
-      if (mails.length < count) return undefined;
-      link = mails.at(-1)!.text.match(/https?:\/\/\S+/g)?.find((l) => l.includes(pathPart));
-      return link;
-    }, { message: `a mail to ${address} with a link to ${pathPart}` })
+    .poll(
+      () => {
+        const mails = mailTo(address);
+        if (mails.length < count) return undefined;
+        link = mails
+          .at(-1)!
+          .text.match(/https?:\/\/\S+/g)
+          ?.find((l) => l.includes(pathPart));
+        return link;
+      },
+      { message: `a mail to ${address} with a link to ${pathPart}` },
+    )
     .toBeTruthy();
   return link!;
 }

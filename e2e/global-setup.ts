@@ -39,7 +39,8 @@ export default async function globalSetup() {
     } catch {
       // not listening yet
     }
-    if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode} before it was ready`);
+    if (server.exitCode !== null)
+      throw new Error(`the server exited with ${server.exitCode} before it was ready`);
     if (Date.now() > deadline) throw new Error('the server did not start within 30 s');
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

@@ -19,7 +19,8 @@ test('the top bar leads to pricing and sign-in', async ({ page, isMobile }) => {
   await page.goto('/');
   if (!isMobile) {
     const nav = page.getByRole('navigation', { name: 'Main' });
-    for (const name of ['Pricing', 'About', 'Documentation', 'Support']) await expect(nav.getByRole('link', { name })).toBeVisible();
+    for (const name of ['Pricing', 'About', 'Documentation', 'Support'])
+      await expect(nav.getByRole('link', { name })).toBeVisible();
     await nav.getByRole('link', { name: 'Pricing' }).click();
     await expect(page).toHaveURL(/\/plans$/);
   }
@@ -36,7 +37,8 @@ test('the menu offers documentation, support, the theme and sign-in to a visitor
   await page.goto('/');
   await page.getByRole('button', { name: 'Menu' }).click();
   const menu = page.getByRole('menu');
-  for (const name of ['Documentation', 'Support', 'Sign in']) await expect(menu.getByRole('menuitem', { name })).toBeVisible();
+  for (const name of ['Documentation', 'Support', 'Sign in'])
+    await expect(menu.getByRole('menuitem', { name })).toBeVisible();
   await expect(menu.getByRole('menuitem', { name: /Theme$/ })).toBeVisible();
   for (const name of ['Home', 'Analytics', 'Account Settings', 'Admin Mode', 'Sign out']) {
     await expect(menu.getByRole('menuitem', { name })).toHaveCount(0);

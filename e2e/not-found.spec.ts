@@ -15,7 +15,7 @@ for (const path of ['/no/such/page', '/q/Some%20Org/no-such-page', '/q/Some%20Or
   });
 }
 
-test("a member sees Page Not Found for an unknown path inside their organisation", async ({ page }) => {
+test('a member sees Page Not Found for an unknown path inside their organisation', async ({ page }) => {
   const team = await seed().team();
   await signInAs(page, team.viewer.cookie);
   const org = encodeURIComponent(team.org.name);

@@ -21,31 +21,62 @@ function url(protocols: string[], what: string) {
 }
 
 const schema = z.object({
-  NODE_ENV: z.preprocess(emptyAsUndefined, z.enum(['development', 'production', 'test']).default('production')),
+  NODE_ENV: z.preprocess(
+    emptyAsUndefined,
+    z.enum(['development', 'production', 'test']).default('production'),
+  ),
   PORT: z.preprocess(
     emptyAsUndefined,
-    z.coerce.number({ error: 'must be a port number' }).int('must be a whole number').min(1, 'must be between 1 and 65535').max(65535, 'must be between 1 and 65535').default(3000),
+    z.coerce
+      .number({ error: 'must be a port number' })
+      .int('must be a whole number')
+      .min(1, 'must be between 1 and 65535')
+      .max(65535, 'must be between 1 and 65535')
+      .default(3000),
   ),
   HOST: z.preprocess(emptyAsUndefined, z.string().default('0.0.0.0')),
   DATABASE_URL: z.preprocess(
     emptyAsUndefined,
-    url(['postgres:', 'postgresql:', 'sqlite:', 'file:'], 'a postgres://… URL, or sqlite:<path> for an embedded database').optional(),
+    url(
+      ['postgres:', 'postgresql:', 'sqlite:', 'file:'],
+      'a postgres://… URL, or sqlite:<path> for an embedded database',
+    ).optional(),
   ),
   APP_URL: z.preprocess(emptyAsUndefined, url(['http:', 'https:'], 'an http:// or https:// URL').optional()),
   SMTP_URL: z.preprocess(emptyAsUndefined, url(['smtp:', 'smtps:'], 'an smtp:// or smtps:// URL').optional()),
-  MAIL_FROM: z.preprocess(emptyAsUndefined, z.string().min(3).default('Checkboard <no-reply@checkboard.local>')),
+  MAIL_FROM: z.preprocess(
+    emptyAsUndefined,
+    z.string().min(3).default('Checkboard <no-reply@checkboard.local>'),
+  ),
   OUTBOX_DIR: optionalString,
-  BILLING_PROVIDER: z.preprocess(emptyAsUndefined, z.enum(['local', 'stripe'], { error: 'must be local or stripe' }).default('local')),
+  BILLING_PROVIDER: z.preprocess(
+    emptyAsUndefined,
+    z.enum(['local', 'stripe'], { error: 'must be local or stripe' }).default('local'),
+  ),
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
   STRIPE_PRICE_ID: optionalString,
-  SESSION_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, 'must be at least 32 characters long').optional()),
+  SESSION_SECRET: z.preprocess(
+    emptyAsUndefined,
+    z.string().min(32, 'must be at least 32 characters long').optional(),
+  ),
   ANON_KEY_ROTATION_MINUTES: z.preprocess(
     emptyAsUndefined,
-    z.coerce.number({ error: 'must be a number of minutes' }).int('must be a whole number of minutes').min(1, 'must be at least 1').max(1440, 'must be at most 1440').default(ANONYMOUS_KEY_ROTATION_MINUTES_DEFAULT),
+    z.coerce
+      .number({ error: 'must be a number of minutes' })
+      .int('must be a whole number of minutes')
+      .min(1, 'must be at least 1')
+      .max(1440, 'must be at most 1440')
+      .default(ANONYMOUS_KEY_ROTATION_MINUTES_DEFAULT),
   ),
-  TRUST_PROXY: z.preprocess(emptyAsUndefined, z.enum(['true', 'false'], { error: 'must be true or false' }).default('false')),
-  LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
+  TRUST_PROXY: z.preprocess(
+    emptyAsUndefined,
+    z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
+  ),
+  LOG_LEVEL: z.preprocess(
+    emptyAsUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
 });
 
 export type Database = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
@@ -60,8 +91,7 @@ export interface Config {
   mailFrom: string;
   outboxDir: string;
   billing:
-    | { provider: 'local' }
-    | { provider: 'stripe'; secretKey: string; webhookSecret: string; priceId: string };
+    { provider: 'local' } | { provider: 'stripe'; secretKey: string; webhookSecret: string; priceId: string };
   sessionSecret: string | undefined;
   anonKeyRotationMinutes: number;
   trustProxy: boolean;
@@ -73,10 +103,14 @@ export class ConfigError extends Error {}
 export function parseDatabaseUrl(value: string | undefined): Database {
   if (!value) return { kind: 'sqlite', file: path.join(projectRoot, 'data', 'checkboard.sqlite') };
   const parsed = new URL(value);
-  if (parsed.protocol === 'postgres:' || parsed.protocol === 'postgresql:') return { kind: 'postgres', url: value };
+  if (parsed.protocol === 'postgres:' || parsed.protocol === 'postgresql:')
+    return { kind: 'postgres', url: value };
   // sqlite:relative/path, sqlite:/absolute/path, sqlite::memory:, file:…
   const file = decodeURIComponent(value.slice(parsed.protocol.length).replace(/^\/\/(?=\/)/, ''));
-  return { kind: 'sqlite', file: file === ':memory:' || path.isAbsolute(file) ? file : path.join(projectRoot, file) };
+  return {
+    kind: 'sqlite',
+    file: file === ':memory:' || path.isAbsolute(file) ? file : path.join(projectRoot, file),
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -85,13 +119,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const issue = result.error.issues[0]!;
     const name = String(issue.path[0]);
     const got = env[name];
-    throw new ConfigError(`Invalid configuration: ${name} ${issue.message}${got === undefined ? '' : ` (got "${got}")`}.`);
+    throw new ConfigError(
+      `Invalid configuration: ${name} ${issue.message}${got === undefined ? '' : ` (got "${got}")`}.`,
+    );
   }
   const e = result.data;
   let billing: Config['billing'] = { provider: 'local' };
   if (e.BILLING_PROVIDER === 'stripe') {
     for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_ID'] as const) {
-      if (!e[name]) throw new ConfigError(`Invalid configuration: ${name} is required when BILLING_PROVIDER is stripe.`);
+      if (!e[name])
+        throw new ConfigError(`Invalid configuration: ${name} is required when BILLING_PROVIDER is stripe.`);
     }
     billing = {
       provider: 'stripe',
@@ -108,7 +145,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
-    outboxDir: e.OUTBOX_DIR ? path.resolve(projectRoot, e.OUTBOX_DIR) : path.join(projectRoot, 'data', 'outbox'),
+    outboxDir: e.OUTBOX_DIR
+      ? path.resolve(projectRoot, e.OUTBOX_DIR)
+      : path.join(projectRoot, 'data', 'outbox'),
     billing,
     sessionSecret: e.SESSION_SECRET,
     anonKeyRotationMinutes: e.ANON_KEY_ROTATION_MINUTES,

@@ -44,7 +44,8 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (errMsg: string, errField?: string) => new AppError('BAD_REQUEST', errMsg, errField);
+export const badRequest = (errMsg: string, errField?: string) =>
+  new AppError('BAD_REQUEST', errMsg, errField);
 export const notFound = (errMsg: string) => new AppError('NOT_FOUND', errMsg);
 export const forbidden = (errMsg = 'Not authorized.') => new AppError('FORBIDDEN', errMsg);
 export const unauthenticated = (errMsg = 'Please sign in.') => new AppError('UNAUTHENTICATED', errMsg);

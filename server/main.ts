@@ -6,7 +6,8 @@ import { startMaintenance } from './maintenance.ts';
 
 function describeDatabaseError(config: Config, error: unknown): string {
   const where = config.database.kind === 'postgres' ? redactUrl(config.database.url) : config.database.file;
-  const reason = error instanceof Error ? error.message || (error as { code?: string }).code || error.name : String(error);
+  const reason =
+    error instanceof Error ? error.message || (error as { code?: string }).code || error.name : String(error);
   return `Cannot open the database set by DATABASE_URL (${where}): ${reason}`;
 }
 

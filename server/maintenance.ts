@@ -10,9 +10,18 @@ export async function runMaintenance(services: Services): Promise<void> {
   const now = services.clock.now();
   const { db } = services;
   await purgeExpiredSessions(db, now);
-  await db.deleteFrom('idempotency_records').where('created_at', '<=', now - IDEMPOTENCY_TTL_MS).execute();
-  await db.deleteFrom('rate_limit_events').where('created_at', '<=', now - 24 * HOUR).execute();
-  await db.deleteFrom('one_time_tokens').where('expires_at', '<=', now - 24 * HOUR).execute();
+  await db
+    .deleteFrom('idempotency_records')
+    .where('created_at', '<=', now - IDEMPOTENCY_TTL_MS)
+    .execute();
+  await db
+    .deleteFrom('rate_limit_events')
+    .where('created_at', '<=', now - 24 * HOUR)
+    .execute();
+  await db
+    .deleteFrom('one_time_tokens')
+    .where('expires_at', '<=', now - 24 * HOUR)
+    .execute();
   // An evaluation never completed is hidden everywhere and purged after 24 hours (DECISIONS.md).
   await db
     .deleteFrom('evaluations')
@@ -22,7 +31,8 @@ export async function runMaintenance(services: Services): Promise<void> {
 }
 
 export function startMaintenance(services: Services, log: FastifyBaseLogger): () => void {
-  const run = () => runMaintenance(services).catch((error) => log.error({ err: error }, 'maintenance failed'));
+  const run = () =>
+    runMaintenance(services).catch((error) => log.error({ err: error }, 'maintenance failed'));
   const first = setTimeout(run, 10_000);
   const timer = setInterval(run, HOUR);
   first.unref();

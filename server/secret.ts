@@ -7,13 +7,21 @@ import { randomToken } from './auth/tokens.ts';
  */
 export async function loadOrCreateSecret(db: Db, configured: string | undefined): Promise<string> {
   if (configured) return configured;
-  const existing = await db.selectFrom('app_settings').select('value').where('name', '=', 'secret').executeTakeFirst();
+  const existing = await db
+    .selectFrom('app_settings')
+    .select('value')
+    .where('name', '=', 'secret')
+    .executeTakeFirst();
   if (existing) return existing.value;
   await db
     .insertInto('app_settings')
     .values({ name: 'secret', value: randomToken(48) })
     .onConflict((oc) => oc.column('name').doNothing())
     .execute();
-  const stored = await db.selectFrom('app_settings').select('value').where('name', '=', 'secret').executeTakeFirstOrThrow();
+  const stored = await db
+    .selectFrom('app_settings')
+    .select('value')
+    .where('name', '=', 'secret')
+    .executeTakeFirstOrThrow();
   return stored.value;
 }

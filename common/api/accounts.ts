@@ -45,6 +45,7 @@ export const login = defineCall({
   access: 'public',
   mutates: true,
   idempotent: false,
+  atomic: false,
   request: z.strictObject({
     username: requiredEmail,
     password: requiredPassword,
@@ -110,7 +111,10 @@ export const resetPassword = defineCall({
       password2: z.string(),
       token: z.string().min(1).max(200),
     })
-    .refine((r) => r.password1 === r.password2, { message: messages.passwordsDoNotMatch, path: ['password2'] }),
+    .refine((r) => r.password1 === r.password2, {
+      message: messages.passwordsDoNotMatch,
+      path: ['password2'],
+    }),
   response: z.object({ redirectURL: z.string() }),
   failMsg: 'Could not reset password. Please try again later.',
 });

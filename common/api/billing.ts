@@ -12,8 +12,14 @@ export const selectSubscription = defineCall({
     numDepartments: z
       .number()
       .int('Number of departments must be a whole number.')
-      .min(DEPARTMENTS_MIN, `Number of departments must be between ${DEPARTMENTS_MIN} and ${DEPARTMENTS_MAX}.`)
-      .max(DEPARTMENTS_MAX, `Number of departments must be between ${DEPARTMENTS_MIN} and ${DEPARTMENTS_MAX}.`),
+      .min(
+        DEPARTMENTS_MIN,
+        `Number of departments must be between ${DEPARTMENTS_MIN} and ${DEPARTMENTS_MAX}.`,
+      )
+      .max(
+        DEPARTMENTS_MAX,
+        `Number of departments must be between ${DEPARTMENTS_MIN} and ${DEPARTMENTS_MAX}.`,
+      ),
   }),
   response: z.object({ url: z.string() }),
   failMsg: 'Unable to get response from server. Please try again later.',

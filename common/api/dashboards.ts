@@ -4,7 +4,9 @@ import { shortNameSchema } from '../validation.ts';
 import { defineCall } from './define.ts';
 import { CARD_ITEM_TYPES, dashboard, dashboardSettingInput, dateTime, id } from './entities.ts';
 
-const settings = z.array(dashboardSettingInput).max(GRAPHS_PER_DASHBOARD_MAX, `A dashboard can have at most ${GRAPHS_PER_DASHBOARD_MAX} graphs.`);
+const settings = z
+  .array(dashboardSettingInput)
+  .max(GRAPHS_PER_DASHBOARD_MAX, `A dashboard can have at most ${GRAPHS_PER_DASHBOARD_MAX} graphs.`);
 
 export const getBoardsCardsAndItems = defineCall({
   path: '/api/get-boards-cards-and-items',
@@ -20,7 +22,9 @@ export const getBoardsCardsAndItems = defineCall({
           id,
           name: z.string(),
           isDeleted: z.boolean(),
-          cardItems: z.array(z.object({ id, type: z.enum(CARD_ITEM_TYPES), content: z.string(), isDeleted: z.boolean() })),
+          cardItems: z.array(
+            z.object({ id, type: z.enum(CARD_ITEM_TYPES), content: z.string(), isDeleted: z.boolean() }),
+          ),
         }),
       ),
     }),
@@ -89,7 +93,13 @@ export const getReport = defineCall({
     report: z.object({
       mode: z.enum(['TimeSeries', 'CustomIntervalBoards', 'CustomIntervalCards', 'CustomIntervalItems']),
       rows: z.array(
-        z.object({ label: z.string(), start: dateTime.nullable(), passed: z.number().int(), failed: z.number().int(), passRate: z.number().nullable() }),
+        z.object({
+          label: z.string(),
+          start: dateTime.nullable(),
+          passed: z.number().int(),
+          failed: z.number().int(),
+          passRate: z.number().nullable(),
+        }),
       ),
     }),
   }),

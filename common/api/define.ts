@@ -15,6 +15,11 @@ export interface CallDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodTyp
   mutates: boolean;
   /** Whether a stored answer may be replayed for a repeated Idempotency-Key (default: mutates). */
   idempotent?: boolean;
+  /**
+   * Whether a state-changing call runs in one transaction (default true). Sign-in is not: a refused
+   * attempt must still be counted for the rate limit.
+   */
+  atomic?: boolean;
   /** Allowed while the organisation is unpaid (DECISIONS.md). */
   whenUnpaid?: boolean;
   request: Req;

@@ -34,4 +34,3 @@ export const searchRequest = z.strictObject({
   userName: nameFilter,
 });
 export type SearchRequest = z.output<typeof searchRequest>;
-

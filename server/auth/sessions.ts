@@ -17,7 +17,14 @@ function secureCookies(config: Config, request: FastifyRequest): boolean {
   return config.appUrl.startsWith('https:') || request.protocol === 'https';
 }
 
-function setCookies(config: Config, request: FastifyRequest, reply: FastifyReply, token: string, expiresAt: number, absoluteAt: number) {
+function setCookies(
+  config: Config,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  token: string,
+  expiresAt: number,
+  absoluteAt: number,
+) {
   const secure = secureCookies(config, request);
   reply.setCookie(SESSION_COOKIE, token, {
     path: '/',
@@ -73,7 +80,11 @@ export function sessionToken(request: FastifyRequest): string | undefined {
 }
 
 /** The signed-in user of a request, or null when there is no live session. */
-export async function resolveSession(db: Db, token: string | undefined, now: number): Promise<UserActor | null> {
+export async function resolveSession(
+  db: Db,
+  token: string | undefined,
+  now: number,
+): Promise<UserActor | null> {
   if (!token) return null;
   const row = await db
     .selectFrom('sessions')
@@ -122,7 +133,11 @@ export async function refreshSession(
     .where('id', '=', sessionId)
     .executeTakeFirstOrThrow();
   const idle = Math.min(now + SESSION_IDLE_MS, session.absolute_expires_at);
-  await db.updateTable('sessions').set({ idle_expires_at: idle, last_seen_at: now }).where('id', '=', sessionId).execute();
+  await db
+    .updateTable('sessions')
+    .set({ idle_expires_at: idle, last_seen_at: now })
+    .where('id', '=', sessionId)
+    .execute();
   setCookies(config, request, reply, sessionToken(request)!, idle, session.absolute_expires_at);
 }
 

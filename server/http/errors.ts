@@ -17,7 +17,10 @@ function fromFastifyError(error: FastifyError): AppError | null {
       return new AppError('PAYLOAD_TOO_LARGE', 'The request is too large.');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Requests must be sent as JSON (Content-Type: application/json).');
+      return new AppError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        'Requests must be sent as JSON (Content-Type: application/json).',
+      );
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new AppError('BAD_REQUEST', 'The request body is empty.');
     default:

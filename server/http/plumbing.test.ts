@@ -21,7 +21,11 @@ describeEachDatabase('HTTP plumbing', (env) => {
   });
 
   it('sends HSTS when served over https behind a trusted proxy', async () => {
-    const answer = await env.app.inject({ method: 'GET', url: '/version.txt', headers: { 'x-forwarded-proto': 'https' } });
+    const answer = await env.app.inject({
+      method: 'GET',
+      url: '/version.txt',
+      headers: { 'x-forwarded-proto': 'https' },
+    });
     // TRUST_PROXY is off in tests, so the forwarded protocol is not believed.
     expect(answer.headers['strict-transport-security']).toBeUndefined();
   });
@@ -39,7 +43,9 @@ describeEachDatabase('HTTP plumbing', (env) => {
       payload: 'hello',
     });
     expect(answer.statusCode).toBe(415);
-    expect(answer.json()).toEqual({ errMsg: 'Requests must be sent as JSON (Content-Type: application/json).' });
+    expect(answer.json()).toEqual({
+      errMsg: 'Requests must be sent as JSON (Content-Type: application/json).',
+    });
   });
 
   it('refuses a form post with 415 even without a session', async () => {
@@ -54,13 +60,22 @@ describeEachDatabase('HTTP plumbing', (env) => {
 
   it('refuses a cross-site state-changing request with 403 (Sec-Fetch-Site and Origin)', async () => {
     const team = await buildTeam(env);
-    const bySite = await call(env, 'logout', {}, { cookie: team.viewer.cookie, headers: { 'sec-fetch-site': 'cross-site' } });
+    const bySite = await call(
+      env,
+      'logout',
+      {},
+      { cookie: team.viewer.cookie, headers: { 'sec-fetch-site': 'cross-site' } },
+    );
     expect(bySite.status).toBe(403);
     expect(bySite.body).toEqual({ errMsg: 'Cross-site requests are not allowed.' });
     const byOrigin = await env.app.inject({
       method: 'POST',
       url: api.logout.path,
-      headers: { 'content-type': 'application/json', origin: 'https://evil.example', cookie: team.viewer.cookie },
+      headers: {
+        'content-type': 'application/json',
+        origin: 'https://evil.example',
+        cookie: team.viewer.cookie,
+      },
       payload: {},
     });
     expect(byOrigin.statusCode).toBe(403);
@@ -73,7 +88,11 @@ describeEachDatabase('HTTP plumbing', (env) => {
     const answer = await env.app.inject({
       method: 'POST',
       url: api.getUserData.path,
-      headers: { 'content-type': 'application/json', origin: 'http://checkboard.test', cookie: team.viewer.cookie },
+      headers: {
+        'content-type': 'application/json',
+        origin: 'http://checkboard.test',
+        cookie: team.viewer.cookie,
+      },
       payload: {},
     });
     expect(answer.statusCode).toBe(200);
@@ -109,7 +128,12 @@ describeEachDatabase('HTTP plumbing', (env) => {
   });
 
   it('answers an unknown API path with 404 JSON', async () => {
-    const answer = await env.app.inject({ method: 'POST', url: '/api/no-such-call', headers: { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' }, payload: {} });
+    const answer = await env.app.inject({
+      method: 'POST',
+      url: '/api/no-such-call',
+      headers: { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' },
+      payload: {},
+    });
     expect(answer.statusCode).toBe(404);
     expect(answer.json()).toEqual({ errMsg: 'Not found.' });
   });

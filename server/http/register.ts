@@ -12,6 +12,7 @@ import { resolveAnonymousActor, type AnonymousRequestFields } from '../auth/anon
 import { resolveSession, sessionToken } from '../auth/sessions.ts';
 import type { Actor, CallContext, Services, UserActor } from '../context.ts';
 import type { Db } from '../db/index.ts';
+import { isUniqueViolation } from '../db/errors.ts';
 import { AppError, badRequest, forbidden, unauthenticated } from '../errors.ts';
 import type { FileAnswer } from './handlers.ts';
 
@@ -28,7 +29,13 @@ function validationError(error: { issues: { message: string; path: PropertyKey[]
   return badRequest(issue.message, typeof field === 'string' ? field : undefined);
 }
 
-async function authenticate(services: Services, call: CallDef, request: FastifyRequest, body: unknown, now: number): Promise<Actor | null> {
+async function authenticate(
+  services: Services,
+  call: CallDef,
+  request: FastifyRequest,
+  body: unknown,
+  now: number,
+): Promise<Actor | null> {
   if (call.access === 'anonymous') {
     return resolveAnonymousActor(services.db, body as AnonymousRequestFields);
   }
@@ -46,12 +53,9 @@ function idempotencyScope(actor: Actor | null): string {
 }
 
 function requestHash(call: CallDef, body: unknown): string {
-  return createHash('sha256').update(`${call.method} ${call.path}\n${JSON.stringify(body ?? null)}`).digest('base64url');
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; message?: string };
-  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(e?.message ?? '');
+  return createHash('sha256')
+    .update(`${call.method} ${call.path}\n${JSON.stringify(body ?? null)}`)
+    .digest('base64url');
 }
 
 interface StoredAnswer {
@@ -60,7 +64,13 @@ interface StoredAnswer {
 }
 
 /** A previous answer to the same key from the same caller, or a refusal if the key was reused differently. */
-async function previousAnswer(db: Db, scope: string, key: string, hash: string, now: number): Promise<StoredAnswer | null> {
+async function previousAnswer(
+  db: Db,
+  scope: string,
+  key: string,
+  hash: string,
+  now: number,
+): Promise<StoredAnswer | null> {
   const record = await db
     .selectFrom('idempotency_records')
     .selectAll()
@@ -90,7 +100,11 @@ function sendFile(reply: FastifyReply, answer: FileAnswer) {
   return reply.send(body);
 }
 
-export function registerCalls(app: FastifyInstance, services: Services, handlers: Partial<Record<CallName, AnyHandler>>) {
+export function registerCalls(
+  app: FastifyInstance,
+  services: Services,
+  handlers: Partial<Record<CallName, AnyHandler>>,
+) {
   for (const [name, handler] of Object.entries(handlers) as [CallName, AnyHandler][]) {
     const call = api[name] as CallDef;
     app.route({
@@ -130,7 +144,10 @@ export function registerCalls(app: FastifyInstance, services: Services, handlers
         const present = (answer: unknown) => {
           const checked = call.response.safeParse(answer);
           if (!checked.success) {
-            request.log.error({ call: name, issues: checked.error.issues }, 'answer does not match the contract');
+            request.log.error(
+              { call: name, issues: checked.error.issues },
+              'answer does not match the contract',
+            );
             throw new AppError('INTERNAL', call.failMsg);
           }
           return checked.data;
@@ -145,14 +162,17 @@ export function registerCalls(app: FastifyInstance, services: Services, handlers
           }
         };
 
-        if (!call.mutates) {
+        if (!call.mutates || call.atomic === false) {
           const answer = await handler(input as never, context(services.db) as never);
           if (call.file) return sendFile(reply, answer as FileAnswer);
-          return present(answer);
+          const presented = present(answer);
+          await runAfterCommit();
+          return presented;
         }
 
         const key = request.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()];
-        const idempotencyKey = call.idempotent !== false && typeof key === 'string' && key.length > 0 ? key.slice(0, 200) : null;
+        const idempotencyKey =
+          call.idempotent !== false && typeof key === 'string' && key.length > 0 ? key.slice(0, 200) : null;
         const scope = idempotencyScope(actor);
         const hash = requestHash(call, raw);
         if (idempotencyKey) {
@@ -169,7 +189,14 @@ export function registerCalls(app: FastifyInstance, services: Services, handlers
             if (idempotencyKey) {
               await trx
                 .insertInto('idempotency_records')
-                .values({ scope, idem_key: idempotencyKey, request_hash: hash, status_code: null, response_body: null, created_at: now })
+                .values({
+                  scope,
+                  idem_key: idempotencyKey,
+                  request_hash: hash,
+                  status_code: null,
+                  response_body: null,
+                  created_at: now,
+                })
                 .execute();
             }
             const answer = present(await handler(input as never, context(trx as unknown as Db) as never));

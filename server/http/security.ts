@@ -39,8 +39,12 @@ export function registerSecurity(app: FastifyInstance, appUrl: string) {
     reply.header('Cross-Origin-Opener-Policy', 'same-origin');
     reply.header('Permissions-Policy', 'camera=(), microphone=(), geolocation=()');
     const pathname = request.url.split('?')[0]!;
-    reply.header('Referrer-Policy', ANONYMOUS_PAGE.test(pathname) ? 'no-referrer' : 'strict-origin-when-cross-origin');
-    if (request.protocol === 'https') reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    reply.header(
+      'Referrer-Policy',
+      ANONYMOUS_PAGE.test(pathname) ? 'no-referrer' : 'strict-origin-when-cross-origin',
+    );
+    if (request.protocol === 'https')
+      reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
 
     if (!pathname.startsWith('/api/')) return;
     reply.header('Cache-Control', 'no-store');
@@ -50,7 +54,10 @@ export function registerSecurity(app: FastifyInstance, appUrl: string) {
     }
     const type = request.headers['content-type'];
     if (!type || !/^application\/json\s*(;|$)/i.test(type)) {
-      throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Requests must be sent as JSON (Content-Type: application/json).');
+      throw new AppError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        'Requests must be sent as JSON (Content-Type: application/json).',
+      );
     }
   });
 }

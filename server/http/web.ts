@@ -15,12 +15,15 @@ export async function registerWeb(app: FastifyInstance, webDir: string) {
 
   app.get('/version.txt', async (_request, reply) => {
     let id = DEV_BUILD_ID;
-    if (built) id = (await readFile(path.join(webDir, 'version.txt'), 'utf8').catch(() => DEV_BUILD_ID)).trim();
+    if (built)
+      id = (await readFile(path.join(webDir, 'version.txt'), 'utf8').catch(() => DEV_BUILD_ID)).trim();
     return reply.header('Cache-Control', 'no-store').type('text/plain; charset=utf-8').send(id);
   });
 
   if (built) {
-    app.get('/', (_request, reply) => reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html'));
+    app.get('/', (_request, reply) =>
+      reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html'),
+    );
     await app.register(fastifyStatic, {
       root: webDir,
       index: false,
@@ -36,7 +39,10 @@ export async function registerWeb(app: FastifyInstance, webDir: string) {
     const pathname = request.url.split('?')[0]!;
     if (pathname.startsWith('/api/')) return reply.code(404).send({ errMsg: 'Not found.' });
     if ((request.method === 'GET' || request.method === 'HEAD') && built && !path.extname(pathname)) {
-      return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html');
+      return reply
+        .header('Cache-Control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .sendFile('index.html');
     }
     if (!built && request.method === 'GET' && !pathname.startsWith('/api/')) {
       return reply

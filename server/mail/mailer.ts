@@ -36,7 +36,10 @@ export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
       await mkdir(config.outboxDir, { recursive: true });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const file = path.join(config.outboxDir, `${stamp}-${mail.to.replace(/[^a-z0-9@._-]/gi, '_')}.txt`);
-      await writeFile(file, `From: ${config.mailFrom}\nTo: ${mail.to}\nSubject: ${mail.subject}\n\n${mail.text}\n`);
+      await writeFile(
+        file,
+        `From: ${config.mailFrom}\nTo: ${mail.to}\nSubject: ${mail.subject}\n\n${mail.text}\n`,
+      );
     },
     close: () => {},
   };

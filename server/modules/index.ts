@@ -1,6 +1,10 @@
 /** Every module's handlers, registered from the contract by app.ts. */
 import { accountHandlers } from './accounts/routes.ts';
+import { billingHandlers } from './billing/routes.ts';
+import { userHandlers } from './users/routes.ts';
 
 export const allHandlers = {
   ...accountHandlers,
+  ...billingHandlers,
+  ...userHandlers,
 };

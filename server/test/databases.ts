@@ -8,7 +8,9 @@ import { openDatabase, type Database } from '../db/index.ts';
 import type { DialectName } from '../db/dialect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 
-export const TEST_DIALECTS: DialectName[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+export const TEST_DIALECTS: DialectName[] = process.env.TEST_DATABASE_URL
+  ? ['sqlite', 'postgres']
+  : ['sqlite'];
 
 export interface TestDatabase {
   database: Database;

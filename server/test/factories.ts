@@ -21,7 +21,10 @@ export interface TestOrg {
   name: string;
 }
 
-export async function buildOrg(env: Env, overrides: { name?: string; paid?: boolean; numDepartments?: number } = {}): Promise<TestOrg> {
+export async function buildOrg(
+  env: Env,
+  overrides: { name?: string; paid?: boolean; numDepartments?: number } = {},
+): Promise<TestOrg> {
   const name = overrides.name ?? unique('Org ');
   const now = env.clock.now();
   const paid = overrides.paid ?? true;
@@ -62,7 +65,9 @@ export async function buildUser(
 ): Promise<TestUser> {
   const email = overrides.email ?? `${unique('user')}@example.com`;
   const password = overrides.password ?? DEFAULT_PASSWORD;
-  const hash = overrides.password ? await hashPassword(password) : await (sharedHash ??= hashPassword(DEFAULT_PASSWORD));
+  const hash = overrides.password
+    ? await hashPassword(password)
+    : await (sharedHash ??= hashPassword(DEFAULT_PASSWORD));
   const now = env.clock.now();
   const role = overrides.role ?? 'owner';
   const row = await env.db
@@ -118,7 +123,11 @@ export async function buildTeam(env: Env, orgOverrides: Parameters<typeof buildO
   };
 }
 
-export async function buildBoard(env: Env, org: TestOrg, overrides: { name?: string; hasAnonymous?: boolean; cardIds?: number[] } = {}) {
+export async function buildBoard(
+  env: Env,
+  org: TestOrg,
+  overrides: { name?: string; hasAnonymous?: boolean; cardIds?: number[] } = {},
+) {
   const name = overrides.name ?? unique('Board ');
   const now = env.clock.now();
   const row = await env.db
@@ -135,7 +144,10 @@ export async function buildBoard(env: Env, org: TestOrg, overrides: { name?: str
     .returning('id')
     .executeTakeFirstOrThrow();
   for (const cardId of overrides.cardIds ?? []) {
-    await env.db.insertInto('board_cards').values({ org_id: org.id, board_id: row.id, card_id: cardId, created_at: now }).execute();
+    await env.db
+      .insertInto('board_cards')
+      .values({ org_id: org.id, board_id: row.id, card_id: cardId, created_at: now })
+      .execute();
   }
   return { id: row.id, name };
 }
@@ -149,7 +161,14 @@ export async function buildCard(
   const now = env.clock.now();
   const row = await env.db
     .insertInto('cards')
-    .values({ org_id: org.id, name, name_key: nameKey(name), created_at: now, updated_at: now, deleted_at: null })
+    .values({
+      org_id: org.id,
+      name,
+      name_key: nameKey(name),
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   const items = overrides.items ?? [

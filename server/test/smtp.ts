@@ -29,7 +29,9 @@ function decodeQuotedPrintable(text: string): string {
 
 function decodeHeaderWords(value: string): string {
   return value.replace(/=\?utf-8\?([bq])\?([^?]*)\?=/gi, (_m, kind: string, data: string) =>
-    kind.toLowerCase() === 'b' ? Buffer.from(data, 'base64').toString('utf8') : decodeQuotedPrintable(data.replace(/_/g, ' ')),
+    kind.toLowerCase() === 'b'
+      ? Buffer.from(data, 'base64').toString('utf8')
+      : decodeQuotedPrintable(data.replace(/_/g, ' ')),
   );
 }
 
@@ -67,7 +69,8 @@ function parseMessage(raw: string): ReceivedMail {
   } else {
     parts.push(message);
   }
-  const find = (type: string) => parts.find((p) => (p.headers['content-type'] ?? 'text/plain').startsWith(type));
+  const find = (type: string) =>
+    parts.find((p) => (p.headers['content-type'] ?? 'text/plain').startsWith(type));
   const text = find('text/plain');
   const html = find('text/html');
   const to = message.headers['to'] ?? '';
@@ -95,7 +98,10 @@ export async function startSmtpCapture(options: { saveTo?: string } = {}): Promi
         mails.push(mail);
         // Journeys run in other processes: they read each mail from its own file.
         if (options.saveTo) {
-          writeFileSync(path.join(options.saveTo, `${Date.now()}-${mails.length}.json`), JSON.stringify(mail));
+          writeFileSync(
+            path.join(options.saveTo, `${Date.now()}-${mails.length}.json`),
+            JSON.stringify(mail),
+          );
         }
         callback();
       });

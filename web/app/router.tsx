@@ -75,20 +75,76 @@ export const routes: RouteObject[] = [
                 element: <HomeLayout />,
                 children: [
                   { index: true, element: <BoardsPanel /> },
-                  { path: 'cards', element: <RoleGate allow="cardsTab"><CardsPage /></RoleGate> },
-                  { path: 'cards/new', element: <RoleGate allow="cardsTab"><CardBuilderPage /></RoleGate> },
-                  { path: 'cards/new/:cardID', element: <RoleGate allow="cardsTab"><CardBuilderPage /></RoleGate> },
-                  { path: 'cards/edit/:cardID', element: <RoleGate allow="cardsTab"><CardBuilderPage /></RoleGate> },
-                  { path: 'evaluations', element: <RoleGate allow="evaluationsTab"><EvaluationsTab /></RoleGate> },
-                  { path: 'feedback', element: <RoleGate allow="feedbackTab"><FeedbackTab /></RoleGate> },
-                  { path: 'users', element: <RoleGate allow="usersTab"><UsersPage /></RoleGate> },
+                  {
+                    path: 'cards',
+                    element: (
+                      <RoleGate allow="cardsTab">
+                        <CardsPage />
+                      </RoleGate>
+                    ),
+                  },
+                  {
+                    path: 'cards/new',
+                    element: (
+                      <RoleGate allow="cardsTab">
+                        <CardBuilderPage />
+                      </RoleGate>
+                    ),
+                  },
+                  {
+                    path: 'cards/new/:cardID',
+                    element: (
+                      <RoleGate allow="cardsTab">
+                        <CardBuilderPage />
+                      </RoleGate>
+                    ),
+                  },
+                  {
+                    path: 'cards/edit/:cardID',
+                    element: (
+                      <RoleGate allow="cardsTab">
+                        <CardBuilderPage />
+                      </RoleGate>
+                    ),
+                  },
+                  {
+                    path: 'evaluations',
+                    element: (
+                      <RoleGate allow="evaluationsTab">
+                        <EvaluationsTab />
+                      </RoleGate>
+                    ),
+                  },
+                  {
+                    path: 'feedback',
+                    element: (
+                      <RoleGate allow="feedbackTab">
+                        <FeedbackTab />
+                      </RoleGate>
+                    ),
+                  },
+                  {
+                    path: 'users',
+                    element: (
+                      <RoleGate allow="usersTab">
+                        <UsersPage />
+                      </RoleGate>
+                    ),
+                  },
                   { path: '*', element: <NotFoundPage /> },
                 ],
               },
               { path: 'boards/:board', element: <BoardViewPage /> },
               { path: 'boards/:board/:boardID/eval', element: <EvaluationSelectionPage /> },
               { path: 'anon-boards', element: <AnonymousBoardsPage /> },
-              { path: 'analytics', element: <RoleGate allow="analytics"><AnalyticsPage /></RoleGate> },
+              {
+                path: 'analytics',
+                element: (
+                  <RoleGate allow="analytics">
+                    <AnalyticsPage />
+                  </RoleGate>
+                ),
+              },
               { path: 'docs', element: <ComingSoonPage title="Documentation" /> },
               { path: 'support', element: <ComingSoonPage title="Support" /> },
               { path: '*', element: <NotFoundPage /> },

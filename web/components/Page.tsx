@@ -21,7 +21,15 @@ export function Page({
     <Container size={size} py="lg" px="md">
       <Stack gap="md">
         {!hideTitle && (
-          <div style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 12, flexWrap: 'wrap' }}>
+          <div
+            style={{
+              display: 'flex',
+              alignItems: 'center',
+              justifyContent: 'space-between',
+              gap: 12,
+              flexWrap: 'wrap',
+            }}
+          >
             <Title order={1} size="h2">
               {title}
             </Title>

@@ -29,24 +29,40 @@ describe('callApi', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
-  it.each([408, 502, 503, 504, 522, 524])('retries status %i with 300, 600, 1200 ms delays, then gives up', async (status) => {
-    const { fetchImpl, calls } = scripted(json(status, {}), json(status, {}), json(status, {}), json(status, { errMsg: 'still down' }));
-    const sleeps: number[] = [];
-    const result = callApi(api.addBoard, { name: 'Line 1', cardIDs: [], hasAnonymous: false }, {
-      fetch: fetchImpl,
-      sleep: async (ms) => void sleeps.push(ms),
-    });
-    await expect(result).rejects.toEqual(new ApiError(status, 'still down'));
-    expect(calls).toHaveLength(4);
-    expect(sleeps).toEqual([300, 600, 1200]);
-  });
+  it.each([408, 502, 503, 504, 522, 524])(
+    'retries status %i with 300, 600, 1200 ms delays, then gives up',
+    async (status) => {
+      const { fetchImpl, calls } = scripted(
+        json(status, {}),
+        json(status, {}),
+        json(status, {}),
+        json(status, { errMsg: 'still down' }),
+      );
+      const sleeps: number[] = [];
+      const result = callApi(
+        api.addBoard,
+        { name: 'Line 1', cardIDs: [], hasAnonymous: false },
+        {
+          fetch: fetchImpl,
+          sleep: async (ms) => void sleeps.push(ms),
+        },
+      );
+      await expect(result).rejects.toEqual(new ApiError(status, 'still down'));
+      expect(calls).toHaveLength(4);
+      expect(sleeps).toEqual([300, 600, 1200]);
+    },
+  );
 
   it.each([408, 502, 503, 504, 522, 524])('succeeds when a retry of status %i answers', async (status) => {
     const { fetchImpl, calls } = scripted(json(status, {}), json(200, { board: { id: 1 } }));
-    const answer = await callApi(api.addBoard, { name: 'Line 1', cardIDs: [], hasAnonymous: false }, {
-      fetch: fetchImpl,
-      sleep: async () => {},
-    });
+    const answer = await callApi(
+      api.addBoard,
+      { name: 'Line 1', cardIDs: [], hasAnonymous: false },
+      {
+        fetch: fetchImpl,
+        sleep: async () => {},
+      },
+    );
     expect(answer).toEqual({ board: { id: 1 } });
     expect(calls).toHaveLength(2);
   });
@@ -65,24 +81,31 @@ describe('callApi', () => {
     expect(calls).toHaveLength(3);
   });
 
-  it.each([400, 401, 403, 404, 409, 429, 500])('does not retry status %i and shows the server errMsg', async (status) => {
-    const { fetchImpl, calls } = scripted(json(status, { errMsg: 'The name already exists.', errField: 'name' }));
-    await expect(callApi(api.addCard, { name: 'x' }, { fetch: fetchImpl })).rejects.toEqual(
-      new ApiError(status, 'The name already exists.', 'name'),
-    );
-    expect(calls).toHaveLength(1);
-  });
+  it.each([400, 401, 403, 404, 409, 429, 500])(
+    'does not retry status %i and shows the server errMsg',
+    async (status) => {
+      const { fetchImpl, calls } = scripted(
+        json(status, { errMsg: 'The name already exists.', errField: 'name' }),
+      );
+      await expect(callApi(api.addCard, { name: 'x' }, { fetch: fetchImpl })).rejects.toEqual(
+        new ApiError(status, 'The name already exists.', 'name'),
+      );
+      expect(calls).toHaveLength(1);
+    },
+  );
 
   it("falls back to the call's SPEC message when the server gives none", async () => {
     const { fetchImpl } = scripted(new Response('<html>Bad gateway</html>', { status: 500 }));
-    await expect(callApi(api.addBoard, { name: 'L', cardIDs: [], hasAnonymous: false }, { fetch: fetchImpl })).rejects.toEqual(
-      new ApiError(500, 'Unable to create the board. Please try again.'),
-    );
+    await expect(
+      callApi(api.addBoard, { name: 'L', cardIDs: [], hasAnonymous: false }, { fetch: fetchImpl }),
+    ).rejects.toEqual(new ApiError(500, 'Unable to create the board. Please try again.'));
   });
 
   it('reports a network failure with SPEC §8 message', async () => {
     const { fetchImpl } = scripted(new TypeError('Failed to fetch'));
-    await expect(callApi(api.getBoards, {}, { fetch: fetchImpl })).rejects.toEqual(new ApiError(0, NETWORK_FAILURE_MESSAGE));
+    await expect(callApi(api.getBoards, {}, { fetch: fetchImpl })).rejects.toEqual(
+      new ApiError(0, NETWORK_FAILURE_MESSAGE),
+    );
   });
 
   it('gives up after the 120 s time-out', async () => {
@@ -102,7 +125,9 @@ describe('callApi', () => {
     expect(new Set(keys).size).toBe(1);
     const second = scripted(json(200, { id: 9 }));
     await callApi(api.deleteBoard, { id: 9 }, { fetch: second.fetchImpl });
-    expect((second.calls[0]!.init.headers as Record<string, string>)[IDEMPOTENCY_KEY_HEADER]).not.toBe(keys[0]);
+    expect((second.calls[0]!.init.headers as Record<string, string>)[IDEMPOTENCY_KEY_HEADER]).not.toBe(
+      keys[0],
+    );
   });
 
   it('sends no Idempotency-Key on a read', async () => {

@@ -61,7 +61,8 @@ export function newIdempotencyKey(): string {
 function urlFor(call: CallDef, body: unknown): string {
   if (call.method !== 'GET' || !body || typeof body !== 'object') return call.path;
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(body)) if (value !== undefined && value !== null) params.set(key, String(value));
+  for (const [key, value] of Object.entries(body))
+    if (value !== undefined && value !== null) params.set(key, String(value));
   const query = params.toString();
   return query ? `${call.path}?${query}` : call.path;
 }
@@ -85,7 +86,12 @@ function filenameOf(response: Response): string {
 }
 
 /** One attempt, bounded by the time-out; a network failure or time-out becomes status 0. */
-async function attempt(call: CallDef, init: RequestInit, url: string, options: CallOptions): Promise<Response> {
+async function attempt(
+  call: CallDef,
+  init: RequestInit,
+  url: string,
+  options: CallOptions,
+): Promise<Response> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
   const abort = () => controller.abort();
@@ -101,7 +107,11 @@ async function attempt(call: CallDef, init: RequestInit, url: string, options: C
   }
 }
 
-export async function callApi<C extends CallDef>(call: C, body: z.input<C['request']>, options: CallOptions = {}): Promise<Answer<C>> {
+export async function callApi<C extends CallDef>(
+  call: C,
+  body: z.input<C['request']>,
+  options: CallOptions = {},
+): Promise<Answer<C>> {
   const sleep = options.sleep ?? defaultSleep;
   const headers: Record<string, string> = { Accept: call.file ? '*/*' : 'application/json' };
   if (call.method !== 'GET') headers['Content-Type'] = 'application/json';

@@ -6,7 +6,8 @@ export const paths = {
   login: (org?: string) => (org ? `/q/${enc(org)}/login` : '/login'),
   signup: () => '/signup',
   plans: () => '/plans',
-  requestPasswordReset: (org?: string) => (org ? `/q/${enc(org)}/request-password-reset` : '/request-password-reset'),
+  requestPasswordReset: (org?: string) =>
+    org ? `/q/${enc(org)}/request-password-reset` : '/request-password-reset',
   home: (org: string) => `/q/${enc(org)}/home`,
   cards: (org: string) => `/q/${enc(org)}/home/cards`,
   newCard: (org: string) => `/q/${enc(org)}/home/cards/new`,
@@ -15,13 +16,21 @@ export const paths = {
   feedbackTab: (org: string) => `/q/${enc(org)}/home/feedback`,
   users: (org: string) => `/q/${enc(org)}/home/users`,
   board: (org: string, board: string) => `/q/${enc(org)}/boards/${enc(board)}`,
-  evaluationSelection: (org: string, board: string, boardID: number) => `/q/${enc(org)}/boards/${enc(board)}/${boardID}/eval/`,
+  evaluationSelection: (org: string, board: string, boardID: number) =>
+    `/q/${enc(org)}/boards/${enc(board)}/${boardID}/eval/`,
   evaluation: (org: string, board: string, boardID: number, card: string, cardID: number, evalID: number) =>
     `/q/${enc(org)}/boards/${enc(board)}/${boardID}/eval/${enc(card)}/${cardID}/${evalID}`,
   anonymousSelection: (org: string, board: string, boardID: number, anonKey: string) =>
     `/q/${enc(org)}/boards/${enc(board)}/${boardID}/eval/${enc(anonKey)}`,
-  anonymousEvaluation: (org: string, board: string, boardID: number, card: string, cardID: number, evalID: number, anonKey: string) =>
-    `/q/${enc(org)}/boards/${enc(board)}/${boardID}/eval/${enc(card)}/${cardID}/${evalID}/${enc(anonKey)}`,
+  anonymousEvaluation: (
+    org: string,
+    board: string,
+    boardID: number,
+    card: string,
+    cardID: number,
+    evalID: number,
+    anonKey: string,
+  ) => `/q/${enc(org)}/boards/${enc(board)}/${boardID}/eval/${enc(card)}/${cardID}/${evalID}/${enc(anonKey)}`,
   thankYou: (org: string, board: string) => `/q/${enc(org)}/boards/${enc(board)}/thank-you`,
   anonymousBoards: (org: string) => `/q/${enc(org)}/anon-boards`,
   analytics: (org: string) => `/q/${enc(org)}/analytics`,

@@ -3,7 +3,8 @@
   try {
     var stored = window.localStorage.getItem('checkboard-color-scheme');
     var scheme = stored === 'light' || stored === 'dark' ? stored : 'auto';
-    if (scheme === 'auto') scheme = window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+    if (scheme === 'auto')
+      scheme = window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
     document.documentElement.setAttribute('data-mantine-color-scheme', scheme);
   } catch (e) {
     document.documentElement.setAttribute('data-mantine-color-scheme', 'light');

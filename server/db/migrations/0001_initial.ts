@@ -32,7 +32,13 @@ export function initial(dialect: DialectName) {
         .addColumn('deleted_at', time)
         .execute();
       // An email belongs to one live account across the installation (DECISIONS.md).
-      await db.schema.createIndex('users_email_key').on('users').column('email_key').unique().where(sql.ref('deleted_at'), 'is', null).execute();
+      await db.schema
+        .createIndex('users_email_key')
+        .on('users')
+        .column('email_key')
+        .unique()
+        .where(sql.ref('deleted_at'), 'is', null)
+        .execute();
       await db.schema.createIndex('users_org').on('users').columns(['org_id', 'deleted_at']).execute();
 
       await table('sessions')
@@ -56,13 +62,21 @@ export function initial(dialect: DialectName) {
         .addColumn('expires_at', time, (c) => c.notNull())
         .addColumn('used_at', time)
         .execute();
-      await db.schema.createIndex('one_time_tokens_user').on('one_time_tokens').columns(['org_id', 'user_id', 'purpose']).execute();
+      await db.schema
+        .createIndex('one_time_tokens_user')
+        .on('one_time_tokens')
+        .columns(['org_id', 'user_id', 'purpose'])
+        .execute();
 
       await table('rate_limit_events')
         .addColumn('bucket', 'text', (c) => c.notNull())
         .addColumn('created_at', time, (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('rate_limit_events_bucket').on('rate_limit_events').columns(['bucket', 'created_at']).execute();
+      await db.schema
+        .createIndex('rate_limit_events_bucket')
+        .on('rate_limit_events')
+        .columns(['bucket', 'created_at'])
+        .execute();
 
       await table('checkouts')
         .addColumn('org_id', 'bigint', (c) => ref('organizations')(c).notNull())
@@ -85,7 +99,13 @@ export function initial(dialect: DialectName) {
         .addColumn('deleted_at', time)
         .execute();
       // Names are unique among live boards only: a deleted board's name can be used again.
-      await db.schema.createIndex('boards_org_name').on('boards').columns(['org_id', 'name_key']).unique().where(sql.ref('deleted_at'), 'is', null).execute();
+      await db.schema
+        .createIndex('boards_org_name')
+        .on('boards')
+        .columns(['org_id', 'name_key'])
+        .unique()
+        .where(sql.ref('deleted_at'), 'is', null)
+        .execute();
       await db.schema.createIndex('boards_org').on('boards').columns(['org_id', 'deleted_at']).execute();
 
       await table('cards')
@@ -96,7 +116,13 @@ export function initial(dialect: DialectName) {
         .addColumn('updated_at', time, (c) => c.notNull())
         .addColumn('deleted_at', time)
         .execute();
-      await db.schema.createIndex('cards_org_name').on('cards').columns(['org_id', 'name_key']).unique().where(sql.ref('deleted_at'), 'is', null).execute();
+      await db.schema
+        .createIndex('cards_org_name')
+        .on('cards')
+        .columns(['org_id', 'name_key'])
+        .unique()
+        .where(sql.ref('deleted_at'), 'is', null)
+        .execute();
       await db.schema.createIndex('cards_org').on('cards').columns(['org_id', 'deleted_at']).execute();
 
       await db.schema
@@ -107,7 +133,11 @@ export function initial(dialect: DialectName) {
         .addColumn('created_at', time, (c) => c.notNull())
         .addPrimaryKeyConstraint('board_cards_pk', ['board_id', 'card_id'])
         .execute();
-      await db.schema.createIndex('board_cards_card').on('board_cards').columns(['org_id', 'card_id']).execute();
+      await db.schema
+        .createIndex('board_cards_card')
+        .on('board_cards')
+        .columns(['org_id', 'card_id'])
+        .execute();
 
       await table('card_items')
         .addColumn('org_id', 'bigint', (c) => ref('organizations')(c).notNull())
@@ -120,7 +150,11 @@ export function initial(dialect: DialectName) {
         .addColumn('created_at', time, (c) => c.notNull())
         .addColumn('updated_at', time, (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('card_items_card').on('card_items').columns(['org_id', 'card_id', 'position']).execute();
+      await db.schema
+        .createIndex('card_items_card')
+        .on('card_items')
+        .columns(['org_id', 'card_id', 'position'])
+        .execute();
 
       await table('anonymous_keys')
         .addColumn('org_id', 'bigint', (c) => ref('organizations')(c).notNull())
@@ -130,7 +164,11 @@ export function initial(dialect: DialectName) {
         .addColumn('created_at', time, (c) => c.notNull())
         .addColumn('revoked_at', time)
         .execute();
-      await db.schema.createIndex('anonymous_keys_board_period').on('anonymous_keys').columns(['org_id', 'board_id', 'period']).execute();
+      await db.schema
+        .createIndex('anonymous_keys_board_period')
+        .on('anonymous_keys')
+        .columns(['org_id', 'board_id', 'period'])
+        .execute();
 
       await table('evaluations')
         .addColumn('org_id', 'bigint', (c) => ref('organizations')(c).notNull())
@@ -147,13 +185,30 @@ export function initial(dialect: DialectName) {
         .addColumn('completed_at', time)
         .execute();
       // The board view: one board's evaluations over a window.
-      await db.schema.createIndex('evaluations_board_completed').on('evaluations').columns(['org_id', 'board_id', 'completed_at']).execute();
+      await db.schema
+        .createIndex('evaluations_board_completed')
+        .on('evaluations')
+        .columns(['org_id', 'board_id', 'completed_at'])
+        .execute();
       // Keyset search over the organisation: completed time, then id.
-      await db.schema.createIndex('evaluations_completed_id').on('evaluations').columns(['org_id', 'completed_at', 'id']).execute();
+      await db.schema
+        .createIndex('evaluations_completed_id')
+        .on('evaluations')
+        .columns(['org_id', 'completed_at', 'id'])
+        .execute();
       // A member's own evaluations, for search without edit mode.
-      await db.schema.createIndex('evaluations_user_completed_id').on('evaluations').columns(['org_id', 'user_id', 'completed_at', 'id']).execute();
+      await db.schema
+        .createIndex('evaluations_user_completed_id')
+        .on('evaluations')
+        .columns(['org_id', 'user_id', 'completed_at', 'id'])
+        .execute();
       // Purge of evaluations never completed.
-      await db.schema.createIndex('evaluations_unfinished').on('evaluations').column('started_at').where(sql.ref('completed_at'), 'is', null).execute();
+      await db.schema
+        .createIndex('evaluations_unfinished')
+        .on('evaluations')
+        .column('started_at')
+        .where(sql.ref('completed_at'), 'is', null)
+        .execute();
 
       await table('results')
         .addColumn('org_id', 'bigint', (c) => ref('organizations')(c).notNull())
@@ -167,7 +222,11 @@ export function initial(dialect: DialectName) {
         .addColumn('numeric_result', 'double precision')
         .addColumn('na', bool, (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('results_evaluation').on('results').columns(['evaluation_id', 'position']).execute();
+      await db.schema
+        .createIndex('results_evaluation')
+        .on('results')
+        .columns(['evaluation_id', 'position'])
+        .execute();
 
       await table('feedback')
         .addColumn('org_id', 'bigint', (c) => ref('organizations')(c).notNull())
@@ -183,8 +242,16 @@ export function initial(dialect: DialectName) {
         .addColumn('created_at', time, (c) => c.notNull())
         .addColumn('updated_at', time, (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('feedback_created_id').on('feedback').columns(['org_id', 'created_at', 'id']).execute();
-      await db.schema.createIndex('feedback_user_created_id').on('feedback').columns(['org_id', 'user_id', 'created_at', 'id']).execute();
+      await db.schema
+        .createIndex('feedback_created_id')
+        .on('feedback')
+        .columns(['org_id', 'created_at', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('feedback_user_created_id')
+        .on('feedback')
+        .columns(['org_id', 'user_id', 'created_at', 'id'])
+        .execute();
       await db.schema.createIndex('feedback_evaluation').on('feedback').column('evaluation_id').execute();
 
       await table('dashboards')
@@ -211,7 +278,11 @@ export function initial(dialect: DialectName) {
         .addColumn('type', 'text', (c) => c.notNull())
         .addColumn('graph_order', 'integer', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('dashboard_settings_dashboard').on('dashboard_settings').columns(['org_id', 'dashboard_id']).execute();
+      await db.schema
+        .createIndex('dashboard_settings_dashboard')
+        .on('dashboard_settings')
+        .columns(['org_id', 'dashboard_id'])
+        .execute();
 
       await table('idempotency_records')
         .addColumn('scope', 'text', (c) => c.notNull())
@@ -222,7 +293,11 @@ export function initial(dialect: DialectName) {
         .addColumn('created_at', time, (c) => c.notNull())
         .addUniqueConstraint('idempotency_records_scope_key', ['scope', 'idem_key'])
         .execute();
-      await db.schema.createIndex('idempotency_records_created').on('idempotency_records').column('created_at').execute();
+      await db.schema
+        .createIndex('idempotency_records_created')
+        .on('idempotency_records')
+        .column('created_at')
+        .execute();
 
       await db.schema
         .createTable('app_settings')

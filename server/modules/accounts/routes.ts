@@ -1,9 +1,17 @@
 import { roleFlags } from '../../../common/roles.ts';
 import { clearSessionCookies, endSession, refreshSession } from '../../auth/sessions.ts';
 import { defineHandlers } from '../../http/handlers.ts';
+import * as accounts from './service.ts';
 import { orgPath } from './urls.ts';
 
 export const accountHandlers = defineHandlers({
+  signup: (input, ctx) => accounts.signup(ctx, input),
+  verifyEmail: (input, ctx) => accounts.verifyEmail(ctx, input.token),
+  resendVerification: (input, ctx) => accounts.resendVerification(ctx, input.username),
+  login: (input, ctx) => accounts.login(ctx, input),
+  requestPasswordReset: (input, ctx) => accounts.requestPasswordReset(ctx, input.username),
+  resetPassword: (input, ctx) => accounts.resetPassword(ctx, input),
+
   getUserData: async (_input, { actor }) => ({
     ...roleFlags(actor.role),
     isPaid: actor.paid,

@@ -24,7 +24,15 @@ export function AppMenu({ orgFromPath }: { orgFromPath: string | undefined }) {
   const org = user?.orgName ?? orgFromPath;
 
   return (
-    <Menu opened={opened} onChange={setOpened} position="bottom-end" width={240} shadow="md" withinPortal withInitialFocusPlaceholder={false}>
+    <Menu
+      opened={opened}
+      onChange={setOpened}
+      position="bottom-end"
+      width={240}
+      shadow="md"
+      withinPortal
+      withInitialFocusPlaceholder={false}
+    >
       <Menu.Target>
         <Burger opened={opened} aria-label="Menu" size="sm" />
       </Menu.Target>
@@ -59,7 +67,12 @@ export function AppMenu({ orgFromPath }: { orgFromPath: string | undefined }) {
             aria-checked={editing}
             onClick={() => setEditMode(!editing)}
             rightSection={
-              <Badge size="sm" variant={editing ? 'filled' : 'outline'} color={editing ? 'teal' : 'gray'} aria-hidden>
+              <Badge
+                size="sm"
+                variant={editing ? 'filled' : 'outline'}
+                color={editing ? 'teal' : 'gray'}
+                aria-hidden
+              >
                 {editing ? 'On' : 'Off'}
               </Badge>
             }

@@ -34,7 +34,12 @@ export function TopBar({ orgFromPath }: { orgFromPath: string | undefined }) {
         <Anchor component={Link} to="/#about" c="dimmed" fw={500}>
           About
         </Anchor>
-        <Anchor component={Link} to={org && loggedIn ? paths.docs(org) : '/#documentation'} c="dimmed" fw={500}>
+        <Anchor
+          component={Link}
+          to={org && loggedIn ? paths.docs(org) : '/#documentation'}
+          c="dimmed"
+          fw={500}
+        >
           Documentation
         </Anchor>
         <Anchor component={Link} to={org && loggedIn ? paths.support(org) : '/#support'} c="dimmed" fw={500}>

@@ -21,17 +21,17 @@ export function VersionBanner({ buildId = __BUILD_ID__ }: { buildId?: string }) 
   const [seconds, setSeconds] = useState<number | null>(null);
   const outdated = seconds !== null;
 
-  const check = useCallback(async () => {
-    const version = await serverVersion();
-    if (version && version !== buildId) setSeconds((current) => current ?? RELOAD_COUNTDOWN_S);
+  const check = useCallback(() => {
+    void serverVersion().then((version) => {
+      if (version && version !== buildId) setSeconds((current) => current ?? RELOAD_COUNTDOWN_S);
+    });
   }, [buildId]);
 
-  useEffect(() => {
-    void check();
-  }, [check, location.pathname]);
+  // On each navigation.
+  useEffect(check, [check, location.pathname]);
 
   useEffect(() => {
-    const timer = setInterval(() => void check(), VERSION_CHECK_MS);
+    const timer = setInterval(check, VERSION_CHECK_MS);
     return () => clearInterval(timer);
   }, [check]);
 
@@ -47,7 +47,15 @@ export function VersionBanner({ buildId = __BUILD_ID__ }: { buildId?: string }) 
 
   if (!outdated) return null;
   return (
-    <Paper role="status" aria-live="polite" radius={0} p="xs" bg="blue.1" c="dark.9" data-testid="version-banner">
+    <Paper
+      role="status"
+      aria-live="polite"
+      radius={0}
+      p="xs"
+      bg="blue.1"
+      c="dark.9"
+      data-testid="version-banner"
+    >
       <Group justify="center" gap="sm">
         <Text size="sm" fw={500}>
           A new version of Checkboard is available. Reloading in {seconds} s.

@@ -58,7 +58,11 @@ export function LoginForm({
 
   const resend = async () => {
     try {
-      await callApi(api.resendVerification, { username: form.values.email.trim() }, { idempotencyKey: newIdempotencyKey() });
+      await callApi(
+        api.resendVerification,
+        { username: form.values.email.trim() },
+        { idempotencyKey: newIdempotencyKey() },
+      );
       setResent(true);
     } catch (error) {
       setFailure(messageOf(error, api.resendVerification));

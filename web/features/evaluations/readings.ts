@@ -5,8 +5,23 @@
  * The primary reading wins whenever its id segments are ids; its optional last segment is an anonymous key.
  */
 export type EvaluationReading =
-  | { kind: 'member'; board: string | null; boardID: number; card: string | null; cardID: number; evalID: number | null }
-  | { kind: 'anonymous'; board: string; boardID: number; card: string; cardID: number; evalID: number; anonKey: string }
+  | {
+      kind: 'member';
+      board: string | null;
+      boardID: number;
+      card: string | null;
+      cardID: number;
+      evalID: number | null;
+    }
+  | {
+      kind: 'anonymous';
+      board: string;
+      boardID: number;
+      card: string;
+      cardID: number;
+      evalID: number;
+      anonKey: string;
+    }
   | { kind: 'invalid' };
 
 const asId = (value: string | undefined) => (value && /^[1-9]\d{0,15}$/.test(value) ? Number(value) : null);
@@ -30,7 +45,14 @@ export function readEvaluationPath(segments: {
   const otherBoardID = asId(s1);
   const otherCardID = asId(s2);
   if (otherBoardID && otherCardID) {
-    return { kind: 'member', board: null, boardID: otherBoardID, card: null, cardID: otherCardID, evalID: asId(s5) };
+    return {
+      kind: 'member',
+      board: null,
+      boardID: otherBoardID,
+      card: null,
+      cardID: otherCardID,
+      evalID: asId(s5),
+    };
   }
   return { kind: 'invalid' };
 }

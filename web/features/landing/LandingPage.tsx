@@ -1,4 +1,18 @@
-import { Anchor, Badge, Box, Button, Card, Container, Group, List, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import {
+  Anchor,
+  Badge,
+  Box,
+  Button,
+  Card,
+  Container,
+  Group,
+  List,
+  SimpleGrid,
+  Stack,
+  Text,
+  ThemeIcon,
+  Title,
+} from '@mantine/core';
 import { Link } from 'react-router';
 import { PRICE_PER_DEPARTMENT_USD } from '../../../common/constants.ts';
 import { paths } from '../../lib/paths.ts';
@@ -51,7 +65,11 @@ function DemoBoard() {
             </Text>
             <Group gap={4}>
               {[...row.squares].map((s, i) => (
-                <Box key={i} className={s === 'p' ? classes.pass : classes.fail} ml={i > 0 && i % 3 === 0 ? 6 : 0} />
+                <Box
+                  key={i}
+                  className={s === 'p' ? classes.pass : classes.fail}
+                  ml={i > 0 && i % 3 === 0 ? 6 : 0}
+                />
               ))}
             </Group>
           </div>
@@ -76,8 +94,8 @@ export function LandingPage() {
                 Every checklist, every line, every result in one place.
               </Title>
               <Text size="lg" c="dimmed">
-                Checkboard gives your teams checklists they can run on a phone, and gives everyone a live board of pass/fail
-                results for each site, line and area.
+                Checkboard gives your teams checklists they can run on a phone, and gives everyone a live
+                board of pass/fail results for each site, line and area.
               </Text>
               <Group>
                 <Button component={Link} to={paths.signup()} size="md">
@@ -101,8 +119,8 @@ export function LandingPage() {
           What Checkboard does
         </Title>
         <Text c="dimmed" mb="xl" maw={720}>
-          Administrators build cards and put them on boards. Evaluators run them where the work happens. Everyone sees the
-          results, and nobody chases paper.
+          Administrators build cards and put them on boards. Evaluators run them where the work happens.
+          Everyone sees the results, and nobody chases paper.
         </Text>
         <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="lg">
           {FEATURES.map((feature) => (
@@ -127,8 +145,8 @@ export function LandingPage() {
             <Stack gap="xs">
               <Title order={2}>Pricing</Title>
               <Text c="dimmed">
-                One plan, priced by department: ${PRICE_PER_DEPARTMENT_USD} per department per month. Each department gives
-                you a board and 15 cards, with unlimited users and evaluations.
+                One plan, priced by department: ${PRICE_PER_DEPARTMENT_USD} per department per month. Each
+                department gives you a board and 15 cards, with unlimited users and evaluations.
               </Text>
             </Stack>
             <Group justify="flex-end" align="center">
@@ -149,7 +167,9 @@ export function LandingPage() {
             <List size="sm" spacing={6}>
               <List.Item>Sign up, verify your email and choose the number of departments.</List.Item>
               <List.Item>Turn on Admin Mode from the menu, then create cards and boards.</List.Item>
-              <List.Item>Invite your team from the Users tab as viewers, evaluators or administrators.</List.Item>
+              <List.Item>
+                Invite your team from the Users tab as viewers, evaluators or administrators.
+              </List.Item>
               <List.Item>Print a board&apos;s QR code to take anonymous evaluations on site.</List.Item>
             </List>
           </Card>

@@ -40,7 +40,8 @@ export function MemberGate({ children, requirePaid = true }: { children: ReactNo
   if (user && nameKey(user.orgName) !== nameKey(org)) {
     return <Navigate to={paths.home(user.orgName)} replace />;
   }
-  if (requirePaid && user && !user.isPaid) return <UnpaidNotice isOwner={user.isOwner} orgName={user.orgName} />;
+  if (requirePaid && user && !user.isPaid)
+    return <UnpaidNotice isOwner={user.isOwner} orgName={user.orgName} />;
   return <>{children}</>;
 }
 

@@ -1,0 +1,58 @@
+/** The emails Checkboard sends. Each has a plain-text body (with the link on its own line) and HTML. */
+import type { Mail } from './mailer.ts';
+
+function escapeHtml(text: string): string {
+  return text.replace(
+    /[&<>"']/g,
+    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!,
+  );
+}
+
+function mail(
+  to: string,
+  subject: string,
+  lines: string[],
+  link: { url: string; label: string },
+  after: string[],
+): Mail {
+  const text = [...lines, '', link.url, '', ...after, '', 'Checkboard'].join('\n');
+  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5">
+${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('\n')}
+<p><a href="${escapeHtml(link.url)}" style="display:inline-block;padding:10px 16px;background:#087f5b;color:#fff;border-radius:6px;text-decoration:none">${escapeHtml(link.label)}</a></p>
+<p style="font-size:13px;color:#555">Or open this address: ${escapeHtml(link.url)}</p>
+${after.map((l) => `<p style="font-size:13px;color:#555">${escapeHtml(l)}</p>`).join('\n')}
+<p>Checkboard</p></body></html>`;
+  return { to, subject, text, html };
+}
+
+export function verificationMail(to: string, orgName: string, url: string): Mail {
+  return mail(
+    to,
+    'Verify your email address for Checkboard',
+    [`Welcome to Checkboard! Please verify your email address to finish setting up ${orgName}.`],
+    { url, label: 'Verify email address' },
+    ['This link works once and expires in 24 hours. If you did not sign up, you can ignore this email.'],
+  );
+}
+
+export function passwordResetMail(to: string, url: string): Mail {
+  return mail(
+    to,
+    'Reset your Checkboard password',
+    [
+      'Someone asked to reset the password of your Checkboard account. Use the link below to choose a new one.',
+    ],
+    { url, label: 'Reset password' },
+    ['This link works once and expires in 1 hour. If you did not ask for it, you can ignore this email.'],
+  );
+}
+
+export function invitationMail(to: string, orgName: string, invitedBy: string, url: string): Mail {
+  return mail(
+    to,
+    `You are invited to ${orgName} on Checkboard`,
+    [`${invitedBy} invited you to join ${orgName} on Checkboard. Choose a password to get started.`],
+    { url, label: 'Accept invitation' },
+    ['This link works once and expires in 7 days.'],
+  );
+}

@@ -1,0 +1,240 @@
+/**
+ * The account life of SPEC §2/§4 as DECISIONS.md settles it: sign-up with email verification, sign-in
+ * with a rate limit, password reset. Answers that could reveal whether an account exists do not.
+ */
+import { LOGIN_FAILURES_MAX, LOGIN_FAILURE_WINDOW_MS } from '../../../common/constants.ts';
+import { nameKey } from '../../../common/validation.ts';
+import { findToken, issueToken, retireTokens, useToken } from '../../auth/oneTimeTokens.ts';
+import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../auth/passwords.ts';
+import { clearEvents, countEvents, recordEvent } from '../../auth/rateLimit.ts';
+import { endUserSessions, startSession } from '../../auth/sessions.ts';
+import type { CallContext } from '../../context.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import type { Db } from '../../db/index.ts';
+import { AppError, badRequest, conflict, tooManyRequests } from '../../errors.ts';
+import { passwordResetMail, verificationMail } from '../../mail/templates.ts';
+import { orgPath } from './urls.ts';
+
+export const messages = {
+  orgExists: 'An organisation with this name already exists.',
+  emailExists: 'An account with this email address already exists.',
+  badCredentials: 'Incorrect email or password.',
+  tooManyFailures: 'Too many failed sign-in attempts. Please wait 15 minutes and try again.',
+  unverified: 'Please verify your email address before signing in. We sent you a link when you signed up.',
+  badVerifyLink: 'This verification link is not valid or has expired. Sign in to have a new one sent.',
+  badResetLink: 'This link is not valid or has expired. Please request a new password reset.',
+  tooManyResets: 'Too many password reset requests. Please try again later.',
+};
+
+const HOUR = 60 * 60_000;
+const RESETS_PER_ACCOUNT_PER_HOUR = 5;
+const RESETS_PER_ADDRESS_PER_HOUR = 20;
+const VERIFICATIONS_PER_ACCOUNT_PER_HOUR = 5;
+
+const emailKey = (email: string) => email.trim().toLowerCase();
+
+async function findLiveUser(db: Db, email: string) {
+  return db
+    .selectFrom('users')
+    .innerJoin('organizations', 'organizations.id', 'users.org_id')
+    .select([
+      'users.id',
+      'users.org_id as orgId',
+      'users.email',
+      'users.password_hash',
+      'users.email_verified',
+      'users.role',
+      'organizations.name as orgName',
+      'organizations.name_key as orgKey',
+      'organizations.subscription_status',
+    ])
+    .where('users.email_key', '=', emailKey(email))
+    .where('users.deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function signup(ctx: CallContext, input: { orgname: string; email: string; password: string }) {
+  const { db, now, config } = ctx;
+  const orgTaken = await db
+    .selectFrom('organizations')
+    .select('id')
+    .where('name_key', '=', nameKey(input.orgname))
+    .executeTakeFirst();
+  if (orgTaken) throw conflict(messages.orgExists, 'orgname');
+  if (await findLiveUser(db, input.email)) throw conflict(messages.emailExists, 'email');
+
+  const passwordHash = await hashPassword(input.password);
+  let orgId: number;
+  let userId: number;
+  try {
+    const org = await db
+      .insertInto('organizations')
+      .values({
+        name: input.orgname,
+        name_key: nameKey(input.orgname),
+        subscription_status: 'none',
+        num_departments: 0,
+        billing_customer_id: null,
+        billing_subscription_id: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    orgId = org.id;
+    const user = await db
+      .insertInto('users')
+      .values({
+        org_id: orgId,
+        email: input.email,
+        email_key: emailKey(input.email),
+        password_hash: passwordHash,
+        role: 'owner',
+        email_verified: 0,
+        created_at: now,
+        updated_at: now,
+        deleted_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    userId = user.id;
+  } catch (error) {
+    // Another sign-up took the name or the address between the checks and the insert.
+    if (isUniqueViolation(error)) {
+      throw String((error as Error).message).includes('email')
+        ? conflict(messages.emailExists, 'email')
+        : conflict(messages.orgExists, 'orgname');
+    }
+    throw error;
+  }
+  const token = await issueToken(db, { id: userId, orgId }, 'verify', now);
+  const link = `${config.appUrl}/verify?token=${encodeURIComponent(token)}`;
+  ctx.afterCommit(() => ctx.mailer.send(verificationMail(input.email, input.orgname, link)));
+  return { email: input.email };
+}
+
+export async function verifyEmail(ctx: CallContext, token: string) {
+  const { db, now } = ctx;
+  const record = await findToken(db, token, ['verify']);
+  if (!record) throw badRequest(messages.badVerifyLink);
+  const user = await db
+    .selectFrom('users')
+    .innerJoin('organizations', 'organizations.id', 'users.org_id')
+    .select(['users.id', 'users.email_verified', 'users.deleted_at', 'organizations.name as orgName'])
+    .where('users.id', '=', record.userId)
+    .where('users.org_id', '=', record.orgId)
+    .executeTakeFirst();
+  if (!user || user.deleted_at !== null) throw badRequest(messages.badVerifyLink);
+  const answer = { orgName: user.orgName, redirectURL: orgPath(user.orgName, 'login') };
+  // A link opened twice (mail scanners open links too) still says the address is verified.
+  if (record.usedAt !== null) {
+    if (user.email_verified === 1) return answer;
+    throw badRequest(messages.badVerifyLink);
+  }
+  if (record.expiresAt <= now || !(await useToken(db, record.id, now)))
+    throw badRequest(messages.badVerifyLink);
+  await db
+    .updateTable('users')
+    .set({ email_verified: 1, updated_at: now })
+    .where('id', '=', user.id)
+    .execute();
+  return answer;
+}
+
+export async function resendVerification(ctx: CallContext, email: string) {
+  const { db, now, config } = ctx;
+  const bucket = `verify:${emailKey(email)}`;
+  if ((await countEvents(db, bucket, now - HOUR)) >= VERIFICATIONS_PER_ACCOUNT_PER_HOUR) return {};
+  await recordEvent(db, bucket, now);
+  const user = await findLiveUser(db, email);
+  if (!user || user.email_verified === 1 || !user.password_hash) return {};
+  await retireTokens(db, user.id, ['verify'], now);
+  const token = await issueToken(db, { id: user.id, orgId: user.orgId }, 'verify', now);
+  const link = `${config.appUrl}/verify?token=${encodeURIComponent(token)}`;
+  ctx.afterCommit(() => ctx.mailer.send(verificationMail(user.email, user.orgName, link)));
+  return {};
+}
+
+export async function login(
+  ctx: CallContext,
+  input: { username: string; password: string; orgName?: string | undefined },
+) {
+  const { db, now, config, request, reply } = ctx;
+  const bucket = `login:${emailKey(input.username)}`;
+  if ((await countEvents(db, bucket, now - LOGIN_FAILURE_WINDOW_MS)) >= LOGIN_FAILURES_MAX) {
+    throw tooManyRequests(messages.tooManyFailures);
+  }
+  const user = await findLiveUser(db, input.username);
+  const fail = async () => {
+    await recordEvent(db, bucket, now);
+    return new AppError('UNAUTHENTICATED', messages.badCredentials);
+  };
+  if (!user || !user.password_hash) {
+    await verifyAgainstDummy(input.password);
+    throw await fail();
+  }
+  if (!(await verifyPassword(user.password_hash, input.password))) throw await fail();
+  // /q/{org}/login refuses an account of another organisation with the same message (DECISIONS.md).
+  if (input.orgName !== undefined && input.orgName !== '' && nameKey(input.orgName) !== user.orgKey)
+    throw await fail();
+  if (user.email_verified !== 1) throw new AppError('FORBIDDEN', messages.unverified);
+
+  await clearEvents(db, bucket);
+  await startSession(db, config, request, reply, { id: user.id, orgId: user.orgId }, now);
+  const unpaidOwner = user.subscription_status !== 'active' && user.role === 'owner';
+  return { orgName: user.orgName, redirectURL: unpaidOwner ? '/plans' : null };
+}
+
+export async function requestPasswordReset(ctx: CallContext, email: string) {
+  const { db, now, config, request } = ctx;
+  const accountBucket = `reset:${emailKey(email)}`;
+  const addressBucket = `reset-ip:${request.ip}`;
+  if (
+    (await countEvents(db, accountBucket, now - HOUR)) >= RESETS_PER_ACCOUNT_PER_HOUR ||
+    (await countEvents(db, addressBucket, now - HOUR)) >= RESETS_PER_ADDRESS_PER_HOUR
+  ) {
+    throw tooManyRequests(messages.tooManyResets);
+  }
+  await recordEvent(db, accountBucket, now);
+  await recordEvent(db, addressBucket, now);
+  const user = await findLiveUser(db, email);
+  // The same answer whether or not the account exists.
+  if (!user) return {};
+  await retireTokens(db, user.id, ['reset'], now);
+  const token = await issueToken(db, { id: user.id, orgId: user.orgId }, 'reset', now);
+  const link = `${config.appUrl}${orgPath(user.orgName, `reset-password/${encodeURIComponent(token)}`)}`;
+  ctx.afterCommit(() => ctx.mailer.send(passwordResetMail(user.email, link)));
+  return {};
+}
+
+/** Sets a password from a reset or invitation link. Every session of the user ends. */
+export async function resetPassword(
+  ctx: CallContext,
+  input: { username: string; password1: string; token: string },
+) {
+  const { db, now } = ctx;
+  const record = await findToken(db, input.token, ['reset', 'invite']);
+  if (!record || record.usedAt !== null || record.expiresAt <= now) throw badRequest(messages.badResetLink);
+  const user = await db
+    .selectFrom('users')
+    .innerJoin('organizations', 'organizations.id', 'users.org_id')
+    .select(['users.id', 'users.email_key', 'organizations.name as orgName'])
+    .where('users.id', '=', record.userId)
+    .where('users.org_id', '=', record.orgId)
+    .where('users.deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!user || user.email_key !== emailKey(input.username))
+    throw badRequest(messages.badResetLink, 'username');
+  if (!(await useToken(db, record.id, now))) throw badRequest(messages.badResetLink);
+  const passwordHash = await hashPassword(input.password1);
+  // The link came to this address, so it is verified too.
+  await db
+    .updateTable('users')
+    .set({ password_hash: passwordHash, email_verified: 1, updated_at: now })
+    .where('id', '=', user.id)
+    .execute();
+  await retireTokens(db, user.id, ['reset', 'invite'], now);
+  await endUserSessions(db, record.orgId, user.id);
+  await clearEvents(db, `login:${user.email_key}`);
+  return { redirectURL: orgPath(user.orgName, 'login') };
+}

@@ -1,0 +1,176 @@
+/**
+ * Users of an organisation (admins): list, invite, edit, remove. Only an Owner grants or removes Owner,
+ * and the last Owner can be neither removed nor demoted (DECISIONS.md).
+ */
+import type { User } from '../../../common/api/entities.ts';
+import { roleFromFlags, type Role } from '../../../common/roles.ts';
+import { issueToken, retireTokens } from '../../auth/oneTimeTokens.ts';
+import { endUserSessions } from '../../auth/sessions.ts';
+import type { CallContext, UserActor } from '../../context.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import type { Db } from '../../db/index.ts';
+import { conflict, forbidden, notFound } from '../../errors.ts';
+import { invitationMail, verificationMail } from '../../mail/templates.ts';
+import { orgPath } from '../accounts/urls.ts';
+
+export const messages = {
+  notFound: 'User not found.',
+  emailExists: 'A user with this email address already exists.',
+  ownerOnly: 'Only an Owner can grant or remove the Owner role.',
+  lastOwnerDemoted: 'The last Owner cannot be demoted. Make another user an Owner first.',
+  lastOwnerRemoved: 'The last Owner cannot be removed. Make another user an Owner first.',
+};
+
+type Flags = { isViewOnly: boolean; isEvaluator: boolean; isAdmin: boolean; isOwner: boolean };
+type Ctx = CallContext<UserActor>;
+
+const emailKey = (email: string) => email.trim().toLowerCase();
+
+function present(row: { id: number; email: string; role: Role; email_verified: 0 | 1 }): User {
+  return { id: row.id, email: row.email, role: row.role, emailVerified: row.email_verified === 1 };
+}
+
+const userColumns = ['id', 'email', 'role', 'email_verified'] as const;
+
+async function findUser(db: Db, orgId: number, id: number) {
+  const user = await db
+    .selectFrom('users')
+    .select(userColumns)
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!user) throw notFound(messages.notFound);
+  return user;
+}
+
+/** The organisation's live Owners, locked on PostgreSQL so two demotions cannot both pass the check. */
+async function ownerIds(ctx: Ctx): Promise<number[]> {
+  const rows = await ctx.db
+    .selectFrom('users')
+    .select('id')
+    .where('org_id', '=', ctx.actor.orgId)
+    .where('role', '=', 'owner')
+    .where('deleted_at', 'is', null)
+    .$if(ctx.dialect === 'postgres', (qb) => qb.forUpdate())
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+async function ensureEmailFree(db: Db, email: string, exceptId?: number) {
+  const taken = await db
+    .selectFrom('users')
+    .select('id')
+    .where('email_key', '=', emailKey(email))
+    .where('deleted_at', 'is', null)
+    .$if(exceptId !== undefined, (qb) => qb.where('id', '!=', exceptId!))
+    .executeTakeFirst();
+  if (taken) throw conflict(messages.emailExists, 'email');
+}
+
+export async function listUsers(ctx: Ctx): Promise<User[]> {
+  const rows = await ctx.db
+    .selectFrom('users')
+    .select(userColumns)
+    .where('org_id', '=', ctx.actor.orgId)
+    .where('deleted_at', 'is', null)
+    .orderBy('email_key')
+    .execute();
+  return rows.map(present);
+}
+
+export async function addUser(ctx: Ctx, input: { email: string } & Flags): Promise<User> {
+  const { db, now, actor, config } = ctx;
+  const role = roleFromFlags(input);
+  if (role === 'owner' && actor.role !== 'owner') throw forbidden(messages.ownerOnly);
+  await ensureEmailFree(db, input.email);
+  let id: number;
+  try {
+    const row = await db
+      .insertInto('users')
+      .values({
+        org_id: actor.orgId,
+        email: input.email,
+        email_key: emailKey(input.email),
+        password_hash: null,
+        role,
+        email_verified: 0,
+        created_at: now,
+        updated_at: now,
+        deleted_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    id = row.id;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(messages.emailExists, 'email');
+    throw error;
+  }
+  const token = await issueToken(db, { id, orgId: actor.orgId }, 'invite', now);
+  const link = `${config.appUrl}${orgPath(actor.orgName, `reset-password/${encodeURIComponent(token)}`)}?invite=1`;
+  ctx.afterCommit(() => ctx.mailer.send(invitationMail(input.email, actor.orgName, actor.email, link)));
+  return { id, email: input.email, role, emailVerified: false };
+}
+
+export async function editUser(ctx: Ctx, input: { id: number; email: string } & Flags): Promise<User> {
+  const { db, now, actor, config } = ctx;
+  const user = await findUser(db, actor.orgId, input.id);
+  const role = roleFromFlags(input);
+  if ((user.role === 'owner' || role === 'owner') && user.role !== role && actor.role !== 'owner')
+    throw forbidden(messages.ownerOnly);
+  if (user.role === 'owner' && role !== 'owner') {
+    const owners = await ownerIds(ctx);
+    if (owners.length <= 1) throw conflict(messages.lastOwnerDemoted);
+  }
+  const emailChanged = emailKey(input.email) !== emailKey(user.email);
+  if (emailChanged) await ensureEmailFree(db, input.email, user.id);
+  try {
+    await db
+      .updateTable('users')
+      .set({
+        role,
+        email: input.email,
+        email_key: emailKey(input.email),
+        ...(emailChanged ? { email_verified: 0 as const } : {}),
+        updated_at: now,
+      })
+      .where('org_id', '=', actor.orgId)
+      .where('id', '=', user.id)
+      .execute();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(messages.emailExists, 'email');
+    throw error;
+  }
+  if (emailChanged) {
+    // A new address must be confirmed by its owner before it signs in.
+    await retireTokens(db, user.id, ['verify'], now);
+    const token = await issueToken(db, { id: user.id, orgId: actor.orgId }, 'verify', now);
+    const link = `${config.appUrl}/verify?token=${encodeURIComponent(token)}`;
+    ctx.afterCommit(() => ctx.mailer.send(verificationMail(input.email, actor.orgName, link)));
+  }
+  return {
+    id: user.id,
+    email: input.email,
+    role,
+    emailVerified: emailChanged ? false : user.email_verified === 1,
+  };
+}
+
+export async function deleteUser(ctx: Ctx, id: number): Promise<{ id: number }> {
+  const { db, now, actor } = ctx;
+  const user = await findUser(db, actor.orgId, id);
+  if (user.role === 'owner') {
+    if (actor.role !== 'owner') throw forbidden(messages.ownerOnly);
+    const owners = await ownerIds(ctx);
+    if (owners.length <= 1) throw conflict(messages.lastOwnerRemoved);
+  }
+  await db
+    .updateTable('users')
+    .set({ deleted_at: now, updated_at: now })
+    .where('org_id', '=', actor.orgId)
+    .where('id', '=', id)
+    .execute();
+  await retireTokens(db, id, ['verify', 'reset', 'invite'], now);
+  await endUserSessions(db, actor.orgId, id);
+  return { id };
+}
