@@ -1,4 +1,4 @@
-import { createTheme, localStorageColorSchemeManager, type CSSVariablesResolver } from '@mantine/core';
+import { createTheme, localStorageColorSchemeManager, Modal, type CSSVariablesResolver } from '@mantine/core';
 
 export const colorSchemeManager = localStorageColorSchemeManager({ key: 'checkboard-color-scheme' });
 
@@ -9,6 +9,9 @@ export const theme = createTheme({
   defaultRadius: 'md',
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   headings: { fontWeight: '700' },
+  components: {
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+  },
 });
 
 /** Mantine's dimmed grey is under 4.5:1 on both backgrounds; these pass AA. */
@@ -17,9 +20,11 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
   light: {
     '--mantine-color-dimmed': '#5c636a',
     '--mantine-color-anchor': 'var(--mantine-color-teal-9)',
+    '--mantine-color-error': 'var(--mantine-color-red-9)',
   },
   dark: {
     '--mantine-color-dimmed': '#b8b8b8',
     '--mantine-color-anchor': 'var(--mantine-color-teal-4)',
+    '--mantine-color-error': 'var(--mantine-color-red-5)',
   },
 });

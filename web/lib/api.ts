@@ -50,7 +50,7 @@ export interface FileDownload {
   filename: string;
 }
 
-type Answer<C extends CallDef> = C['file'] extends true ? FileDownload : z.output<C['response']>;
+export type Answer<C extends CallDef> = C['file'] extends true ? FileDownload : z.output<C['response']>;
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

@@ -2,10 +2,11 @@
  * Email and Password (both required), Sign In and Forgot Password (SPEC §2). A failed sign-in shows the
  * server's message and marks both fields red. Used by the sign-in pages and the session-lost modal.
  */
-import { Alert, Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { PasswordField } from '../../components/PasswordField.tsx';
 import { api, type ResponseOf } from '../../../common/api/index.ts';
 import { messages } from '../../../common/validation.ts';
 import { callApi, messageOf, newIdempotencyKey } from '../../lib/api.ts';
@@ -81,7 +82,7 @@ export function LoginForm({
           {...form.getInputProps('email')}
           error={form.errors.email ?? (failure ? true : undefined)}
         />
-        <PasswordInput
+        <PasswordField
           label="Password"
           autoComplete="current-password"
           required

@@ -88,6 +88,8 @@ export function SessionWatcher({ orgFromPath }: { orgFromPath: string | undefine
       closeOnEscape={false}
       title="Sign in to continue"
       centered
+      // Above anything the page has open, which it keeps underneath.
+      zIndex={1000}
       overlayProps={{ backgroundOpacity: 0.6, blur: 3 }}
     >
       <Stack gap="sm">
