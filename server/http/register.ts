@@ -25,7 +25,8 @@ type AnyHandler = (input: never, ctx: never) => Promise<unknown>;
 
 function validationError(error: { issues: { message: string; path: PropertyKey[] }[] }): AppError {
   const issue = error.issues[0]!;
-  const field = issue.path.find((p) => typeof p === 'string');
+  // The innermost named field: card.name is reported as 'name', as the form knows it.
+  const field = issue.path.filter((p) => typeof p === 'string').at(-1);
   return badRequest(issue.message, typeof field === 'string' ? field : undefined);
 }
 

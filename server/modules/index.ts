@@ -1,10 +1,14 @@
 /** Every module's handlers, registered from the contract by app.ts. */
 import { accountHandlers } from './accounts/routes.ts';
 import { billingHandlers } from './billing/routes.ts';
+import { boardHandlers } from './boards/routes.ts';
+import { cardHandlers } from './cards/routes.ts';
 import { userHandlers } from './users/routes.ts';
 
 export const allHandlers = {
   ...accountHandlers,
   ...billingHandlers,
   ...userHandlers,
+  ...boardHandlers,
+  ...cardHandlers,
 };

@@ -197,3 +197,32 @@ export async function buildCard(
   }
   return { id: row.id, name, itemIds };
 }
+
+/** `count` cards without items, for tests about how many cards a board or a plan holds. */
+export async function buildCards(env: Env, org: TestOrg, count: number, prefix = unique('Card ')) {
+  const cards: { id: number; name: string }[] = [];
+  for (let i = 0; i < count; i++) {
+    const name = `${prefix} ${String(i).padStart(3, '0')}`;
+    const card = await buildCard(env, org, { name, items: [] });
+    cards.push({ id: card.id, name: card.name });
+  }
+  return cards;
+}
+
+/** An anonymous key row for a board, as the anonymous module issues them. */
+export async function buildAnonymousKey(env: Env, org: TestOrg, boardId: number, period = 1) {
+  const now = env.clock.now();
+  const row = await env.db
+    .insertInto('anonymous_keys')
+    .values({
+      org_id: org.id,
+      board_id: boardId,
+      period,
+      key_hash: hashToken(randomToken()),
+      created_at: now,
+      revoked_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: row.id };
+}
