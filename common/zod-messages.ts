@@ -26,11 +26,15 @@ z.config({
       case 'too_small':
         if (issue.origin === 'string') return `${field} must not be empty.`;
         if (issue.origin === 'array') return `${field} must have at least ${issue.minimum} entries.`;
-        return issue.inclusive ? `${field} must be at least ${issue.minimum}.` : `${field} must be greater than ${issue.minimum}.`;
+        return issue.inclusive
+          ? `${field} must be at least ${issue.minimum}.`
+          : `${field} must be greater than ${issue.minimum}.`;
       case 'too_big':
         if (issue.origin === 'string') return `${field} must be at most ${issue.maximum} characters long.`;
         if (issue.origin === 'array') return `${field} must have at most ${issue.maximum} entries.`;
-        return issue.inclusive ? `${field} must be at most ${issue.maximum}.` : `${field} must be less than ${issue.maximum}.`;
+        return issue.inclusive
+          ? `${field} must be at most ${issue.maximum}.`
+          : `${field} must be less than ${issue.maximum}.`;
       case 'invalid_format':
         return `${field} is not a valid ${issue.format === 'datetime' ? 'date and time' : issue.format}.`;
       default:
