@@ -136,7 +136,7 @@ test('an admin adds an evaluator, who accepts the invitation and sees only the e
   await invitee.getByRole('button', { name: 'Menu' }).click();
   await expect(invitee.getByRole('menuitem', { name: 'Home' })).toBeVisible();
   await expect(invitee.getByRole('menuitem', { name: 'Analytics' })).toHaveCount(0);
-  await expect(invitee.getByRole('menuitem', { name: 'Admin Mode' })).toHaveCount(0);
+  await expect(invitee.getByRole('menuitemcheckbox', { name: 'Admin Mode' })).toHaveCount(0);
   await expect(invitee.getByRole('menuitem', { name: 'Account Settings' })).toHaveCount(0);
   await invitee.close();
 });

@@ -16,7 +16,8 @@ export const theme = createTheme({
 
 /** Mantine's dimmed grey is under 4.5:1 on both backgrounds; these pass AA. */
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
-  variables: {},
+  // Hovered filled buttons darken (Mantine lightens the last shade), so white text keeps its contrast.
+  variables: { '--mantine-primary-color-filled-hover': '#066649' },
   light: {
     '--mantine-color-dimmed': '#5c636a',
     '--mantine-color-anchor': 'var(--mantine-color-teal-9)',

@@ -1,5 +1,5 @@
 /** The drop-down menu of SPEC §2, each item under its role condition once the user's data is known. */
-import { Badge, Burger, Menu, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
+import { Burger, Menu, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -62,23 +62,9 @@ export function AppMenu({ orgFromPath }: { orgFromPath: string | undefined }) {
           {scheme === 'dark' ? 'Light Theme' : 'Dark Theme'}
         </Menu.Item>
         {role && show.editModeToggle(role) && (
-          <Menu.Item
-            role="menuitemcheckbox"
-            aria-checked={editing}
-            onClick={() => setEditMode(!editing)}
-            rightSection={
-              <Badge
-                size="sm"
-                variant={editing ? 'filled' : 'outline'}
-                color={editing ? 'teal' : 'gray'}
-                aria-hidden
-              >
-                {editing ? 'On' : 'Off'}
-              </Badge>
-            }
-          >
+          <Menu.CheckboxItem checked={editing} onChange={setEditMode}>
             Admin Mode
-          </Menu.Item>
+          </Menu.CheckboxItem>
         )}
         <Menu.Divider />
         {loggedIn ? (
