@@ -66,6 +66,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     secret: await loadOrCreateSecret(database.db, config.sessionSecret),
   };
   registerCalls(app, services, allHandlers);
-  await registerWeb(app, options.webDir ?? webDistDir);
+  // In development Vite serves the app (npm run dev); a stale build must not answer for it.
+  await registerWeb(app, config.env === 'development' ? null : (options.webDir ?? webDistDir));
   return { app, services };
 }

@@ -10,8 +10,8 @@ import type { FastifyInstance } from 'fastify';
 
 export const DEV_BUILD_ID = 'development';
 
-export async function registerWeb(app: FastifyInstance, webDir: string) {
-  const built = existsSync(path.join(webDir, 'index.html'));
+export async function registerWeb(app: FastifyInstance, webDir: string | null) {
+  const built = webDir !== null && existsSync(path.join(webDir, 'index.html'));
 
   app.get('/version.txt', async (_request, reply) => {
     let id = DEV_BUILD_ID;
@@ -25,7 +25,7 @@ export async function registerWeb(app: FastifyInstance, webDir: string) {
       reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html'),
     );
     await app.register(fastifyStatic, {
-      root: webDir,
+      root: webDir!,
       index: false,
       wildcard: true,
       setHeaders(res, filePath) {
