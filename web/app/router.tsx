@@ -1,4 +1,5 @@
 /** Every route of SPEC §2. Pages of the organisation live under /q/{org}; anything else is 'Page Not Found'. */
+import { lazy } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { AccountSettingsPage } from '../features/accounts/AccountSettingsPage.tsx';
 import { CreateAppPage } from '../features/accounts/CreateAppPage.tsx';
@@ -15,7 +16,6 @@ import { AnonymousSelectionPage } from '../features/anonymous/AnonymousSelection
 import { ThankYouPage } from '../features/anonymous/ThankYouPage.tsx';
 import { BoardsPanel } from '../features/boards/BoardsPanel.tsx';
 import { BoardViewPage } from '../features/boards/BoardViewPage.tsx';
-import { CardBuilderPage } from '../features/cards/CardBuilderPage.tsx';
 import { CardsPage } from '../features/cards/CardsPage.tsx';
 import { EvaluationRoute } from '../features/evaluations/EvaluationRoute.tsx';
 import { EvaluationSelectionPage } from '../features/evaluations/EvaluationSelectionPage.tsx';
@@ -28,6 +28,9 @@ import { HomeLayout } from '../features/org/HomeLayout.tsx';
 import { MemberLayout } from '../features/org/MemberGate.tsx';
 import { RoleGate } from '../features/org/RoleGate.tsx';
 import { RootLayout } from './layout/RootLayout.tsx';
+
+// The card builder brings the rich-text editor: loaded only when an admin opens it.
+const CardBuilderPage = lazy(() => import('../features/cards/CardBuilderPage.tsx').then((m) => ({ default: m.CardBuilderPage })));
 
 export const routes: RouteObject[] = [
   {
