@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database as DatabaseConfig } from '../config.ts';
 import type { DialectName } from './dialect.ts';
@@ -43,6 +43,8 @@ export function openDatabase(config: DatabaseConfig, options: { poolSize?: numbe
 export async function openAndMigrate(config: DatabaseConfig): Promise<Database> {
   const database = openDatabase(config);
   try {
+    // A connection problem is reported as such, before any migration is tried.
+    await sql`select 1`.execute(database.db);
     await migrateToLatest(database.db, database.dialect);
   } catch (error) {
     await database.close().catch(() => {});

@@ -16,6 +16,6 @@ export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Pr
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     const reason = error instanceof Error ? error.message : String(error ?? 'unknown error');
-    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${reason}`);
+    throw new Error(failed ? `migration ${failed.migrationName} failed: ${reason}` : `migrations could not run: ${reason}`);
   }
 }
