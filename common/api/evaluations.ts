@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCall } from './define.ts';
 import { dateTime, evaluation, feedback, id } from './entities.ts';
-import { feedbackContent, resultInput, searchRequest } from './inputs.ts';
+import { exportRequest, feedbackContent, resultInput, searchRequest } from './inputs.ts';
 
 export const addEvaluation = defineCall({
   path: '/api/add-evaluation',
@@ -94,7 +94,7 @@ export const getExcel = defineCall({
   access: 'evaluator',
   mutates: false,
   file: true,
-  request: searchRequest,
+  request: exportRequest,
   response: z.unknown(),
   failMsg: 'There was an error getting the excel file.',
 });
@@ -106,7 +106,7 @@ export const getFeedbackExcel = defineCall({
   access: 'evaluator',
   mutates: false,
   file: true,
-  request: searchRequest,
+  request: exportRequest,
   response: z.unknown(),
   failMsg: 'There was an error getting the excel file.',
 });

@@ -34,3 +34,12 @@ export const searchRequest = z.strictObject({
   userName: nameFilter,
 });
 export type SearchRequest = z.output<typeof searchRequest>;
+
+/**
+ * The exports take the search filter (their cursor and page size are ignored: they export every matching
+ * row up to maxDateTime) and, our addition, the IANA time zone their dates are written in (default UTC).
+ */
+export const exportRequest = searchRequest.extend({
+  timeZone: z.string().min(1).max(100).optional(),
+});
+export type ExportRequest = z.output<typeof exportRequest>;

@@ -1,11 +1,15 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { DialectName } from './dialect.ts';
 import { initial } from './migrations/0001_initial.ts';
+import { anonymousKeys } from './migrations/0004_anonymous_keys.ts';
+import { evaluationsSearch } from './migrations/0003_evaluations.ts';
 
 /** Migrations are code, imported statically so they ship in the build; names sort in order. */
 function migrations(dialect: DialectName): Record<string, Migration> {
   return {
     '0001_initial': initial(dialect),
+    '0003_evaluations': evaluationsSearch(dialect),
+    '0004_anonymous_keys': anonymousKeys(dialect),
   };
 }
 
@@ -16,6 +20,8 @@ export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Pr
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     const reason = error instanceof Error ? error.message : String(error ?? 'unknown error');
-    throw new Error(failed ? `migration ${failed.migrationName} failed: ${reason}` : `migrations could not run: ${reason}`);
+    throw new Error(
+      failed ? `migration ${failed.migrationName} failed: ${reason}` : `migrations could not run: ${reason}`,
+    );
   }
 }

@@ -125,6 +125,10 @@ export interface EvaluationsTable {
   user_name: string;
   board_name: string;
   card_name: string;
+  /** nameKey() of the snapshot names, for case-insensitive search (migration 0003). */
+  user_name_key: string;
+  board_name_key: string;
+  card_name_key: string;
   pass: Bool | null;
   has_feedback: Bool;
   started_at: number;
@@ -156,6 +160,10 @@ export interface FeedbackTable {
   user_name: string;
   board_name: string;
   card_name: string | null;
+  /** nameKey() of the snapshot names ('' for no card), for case-insensitive search (migration 0003). */
+  user_name_key: string;
+  board_name_key: string;
+  card_name_key: string;
   content: string;
   created_at: number;
   updated_at: number;

@@ -226,3 +226,124 @@ export async function buildAnonymousKey(env: Env, org: TestOrg, boardId: number,
     .executeTakeFirstOrThrow();
   return { id: row.id };
 }
+
+type ResultSnapshot = {
+  item_id: number;
+  item_type: CardItemType;
+  position: number;
+  content: string;
+  pass?: boolean | null;
+  text_result?: string | null;
+  numeric_result?: number | null;
+  na?: boolean;
+};
+
+/**
+ * An evaluation written straight to the database: completed `completedAt` (default now) unless that is null
+ * (unfinished), by `user` (null: anonymous), with the given result snapshots.
+ */
+export async function buildEvaluation(
+  env: Env,
+  org: TestOrg,
+  overrides: {
+    board: { id: number; name: string };
+    card: { id: number; name: string };
+    user: { id: number; email: string } | null;
+    completedAt?: number | null;
+    startedAt?: number;
+    pass?: boolean;
+    results?: ResultSnapshot[];
+  },
+): Promise<{ id: number }> {
+  const now = env.clock.now();
+  const completedAt = overrides.completedAt === undefined ? now : overrides.completedAt;
+  const userName = overrides.user?.email ?? 'Anonymous';
+  const row = await env.db
+    .insertInto('evaluations')
+    .values({
+      org_id: org.id,
+      board_id: overrides.board.id,
+      card_id: overrides.card.id,
+      user_id: overrides.user?.id ?? null,
+      anon_key_id: null,
+      user_name: userName,
+      board_name: overrides.board.name,
+      card_name: overrides.card.name,
+      user_name_key: nameKey(userName),
+      board_name_key: nameKey(overrides.board.name),
+      card_name_key: nameKey(overrides.card.name),
+      pass: completedAt === null ? null : overrides.pass === false ? 0 : 1,
+      has_feedback: 0,
+      started_at: overrides.startedAt ?? Math.min(now, completedAt ?? now),
+      completed_at: completedAt,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const results = overrides.results ?? [];
+  if (results.length) {
+    await env.db
+      .insertInto('results')
+      .values(
+        results.map((r) => ({
+          org_id: org.id,
+          evaluation_id: row.id,
+          item_id: r.item_id,
+          item_type: r.item_type,
+          position: r.position,
+          content: r.content,
+          pass: r.pass == null ? null : r.pass ? (1 as const) : (0 as const),
+          text_result: r.text_result ?? null,
+          numeric_result: r.numeric_result ?? null,
+          na: r.na ? (1 as const) : (0 as const),
+        })),
+      )
+      .execute();
+  }
+  return { id: row.id };
+}
+
+/** Feedback written straight to the database, on an evaluation or (evaluation null) on the board. */
+export async function buildFeedback(
+  env: Env,
+  org: TestOrg,
+  overrides: {
+    board: { id: number; name: string };
+    evaluation?: { id: number; card: { id: number; name: string } } | null;
+    user: { id: number; email: string } | null;
+    content?: string;
+    createdAt?: number;
+  },
+): Promise<{ id: number }> {
+  const createdAt = overrides.createdAt ?? env.clock.now();
+  const userName = overrides.user?.email ?? 'Anonymous';
+  const card = overrides.evaluation?.card ?? null;
+  const row = await env.db
+    .insertInto('feedback')
+    .values({
+      org_id: org.id,
+      evaluation_id: overrides.evaluation?.id ?? null,
+      board_id: overrides.board.id,
+      card_id: card?.id ?? null,
+      user_id: overrides.user?.id ?? null,
+      anon_key_id: null,
+      user_name: userName,
+      board_name: overrides.board.name,
+      card_name: card?.name ?? null,
+      user_name_key: nameKey(userName),
+      board_name_key: nameKey(overrides.board.name),
+      card_name_key: card ? nameKey(card.name) : '',
+      content: overrides.content ?? 'Looks good.',
+      created_at: createdAt,
+      updated_at: createdAt,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  if (overrides.evaluation) {
+    await env.db
+      .updateTable('evaluations')
+      .set({ has_feedback: 1 })
+      .where('id', '=', overrides.evaluation.id)
+      .execute();
+  }
+  return { id: row.id };
+}

@@ -1,0 +1,52 @@
+import { defineHandlers } from '../../http/handlers.ts';
+import { userCaller } from './caller.ts';
+import { exportEvaluations } from './excel.ts';
+import { searchFilter } from './search.ts';
+import * as evaluations from './service.ts';
+
+export const evaluationHandlers = defineHandlers({
+  addEvaluation: (input, ctx) =>
+    evaluations.startEvaluation(
+      ctx.db,
+      userCaller(ctx.actor),
+      { boardId: input.boardID, cardId: input.cardID },
+      ctx.now,
+    ),
+  // completedTime is accepted and ignored: the server's clock completes the evaluation (DECISIONS.md).
+  addResults: (input, ctx) =>
+    evaluations.completeEvaluation(
+      ctx.db,
+      userCaller(ctx.actor),
+      { evalId: input.evalID, results: input.results },
+      ctx.now,
+    ),
+  deleteEvaluation: (input, ctx) => evaluations.deleteEvaluation(ctx.db, userCaller(ctx.actor), input.evalID),
+  getEvaluation: async (input, ctx) => ({
+    evaluation: await evaluations.getEvaluation(ctx.db, userCaller(ctx.actor), input.evalID),
+  }),
+  getEvaluations: async (input, ctx) => ({
+    evaluations: await evaluations.boardEvaluations(
+      ctx.db,
+      userCaller(ctx.actor),
+      { boardId: input.boardID, since: Date.parse(input.startDateTime) },
+      ctx.now,
+    ),
+  }),
+  searchEvaluations: async (input, ctx) => {
+    const caller = userCaller(ctx.actor);
+    return {
+      evaluations: await evaluations.searchEvaluations(ctx.db, caller, searchFilter(input, caller), {
+        withResults: false,
+      }),
+    };
+  },
+  searchEvaluationsWithResults: async (input, ctx) => {
+    const caller = userCaller(ctx.actor);
+    return {
+      evaluations: await evaluations.searchEvaluations(ctx.db, caller, searchFilter(input, caller), {
+        withResults: true,
+      }),
+    };
+  },
+  getExcel: (input, ctx) => exportEvaluations(ctx.db, userCaller(ctx.actor), input, ctx.now, ctx.log),
+});

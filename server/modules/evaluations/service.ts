@@ -1,0 +1,440 @@
+/**
+ * Evaluations: start one, complete it with its results, read, delete, list a board's recent ones and search
+ * (DECISIONS.md, Evaluations, results, feedback). Every function takes the database (the request's
+ * transaction for changes), the Caller and the request's time, so the anonymous calls reuse them as they are.
+ */
+import type { Selectable } from 'kysely';
+import type { Evaluation, Result } from '../../../common/api/entities.ts';
+import type { ResultInput } from '../../../common/api/inputs.ts';
+import { EVALUATION_WINDOW_DAYS, LAST_EVALUATIONS_COUNT } from '../../../common/constants.ts';
+import { nameKey } from '../../../common/validation.ts';
+import type { Db } from '../../db/index.ts';
+import type { ResultsTable } from '../../db/schema.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
+import { isOwn, mayChange, type Caller } from './caller.ts';
+import { searchConditions, type SearchFilter } from './search.ts';
+
+export const messages = {
+  boardNotFound: 'The board was not found.',
+  cardNotOnBoard: 'The card was not found on this board.',
+  evaluationNotFound: 'The evaluation was not found.',
+  alreadyComplete: 'This evaluation is already complete.',
+  notYourEvaluation: 'You can only change your own evaluations.',
+  itemNotOnCard: 'The results name an item that is not on this card.',
+  itemAnsweredTwice: 'The results answer an item more than once.',
+  passFailUnanswered: 'Every Pass/Fail item must be answered.',
+  naNotAllowed: 'This item cannot be answered N/A.',
+};
+
+const DAY = 24 * 60 * 60_000;
+
+export const evaluationColumns = [
+  'evaluations.id',
+  'evaluations.board_id',
+  'evaluations.card_id',
+  'evaluations.user_id',
+  'evaluations.anon_key_id',
+  'evaluations.user_name',
+  'evaluations.board_name',
+  'evaluations.card_name',
+  'evaluations.pass',
+  'evaluations.has_feedback',
+  'evaluations.started_at',
+  'evaluations.completed_at',
+] as const;
+
+export interface EvaluationRow {
+  id: number;
+  board_id: number;
+  card_id: number;
+  user_id: number | null;
+  anon_key_id: number | null;
+  user_name: string;
+  board_name: string;
+  card_name: string;
+  pass: 0 | 1 | null;
+  has_feedback: 0 | 1;
+  started_at: number;
+  completed_at: number | null;
+}
+
+export const resultColumns = [
+  'results.evaluation_id',
+  'results.item_id',
+  'results.item_type',
+  'results.position',
+  'results.content',
+  'results.pass',
+  'results.text_result',
+  'results.numeric_result',
+  'results.na',
+] as const;
+
+export type ResultRow = Pick<
+  Selectable<ResultsTable>,
+  | 'evaluation_id'
+  | 'item_id'
+  | 'item_type'
+  | 'position'
+  | 'content'
+  | 'pass'
+  | 'text_result'
+  | 'numeric_result'
+  | 'na'
+>;
+
+export function presentResult(row: ResultRow): Result {
+  return {
+    item_id: row.item_id,
+    type: row.item_type,
+    order: row.position,
+    pass: row.pass === null ? null : row.pass === 1,
+    text_result: row.text_result,
+    numeric_result: row.numeric_result,
+    na: row.na === 1,
+    content: row.content,
+  };
+}
+
+/** A completed evaluation on the wire. */
+export function presentEvaluation(caller: Caller, row: EvaluationRow, results?: ResultRow[]): Evaluation {
+  return {
+    ID: row.id,
+    boardID: row.board_id,
+    boardName: row.board_name,
+    cardID: row.card_id,
+    cardName: row.card_name,
+    userName: row.user_name,
+    pass: row.pass === 1,
+    hasFeedback: row.has_feedback === 1,
+    completedTime: new Date(row.completed_at!).toISOString(),
+    isUsers: isOwn(caller, row, row.started_at),
+    ...(results ? { results: results.map(presentResult) } : {}),
+  };
+}
+
+/** The evaluation as the caller may see it, complete or not; another organisation's (or board's) is absent. */
+async function findEvaluation(db: Db, caller: Caller, evalId: number): Promise<EvaluationRow> {
+  const row = await db
+    .selectFrom('evaluations')
+    .select(evaluationColumns)
+    .where('evaluations.org_id', '=', caller.orgId)
+    .where('evaluations.id', '=', evalId)
+    .$if(caller.boardId !== undefined, (qb) => qb.where('evaluations.board_id', '=', caller.boardId!))
+    .executeTakeFirst();
+  if (!row) throw notFound(messages.evaluationNotFound);
+  return row;
+}
+
+/**
+ * An evaluation the caller may change: their own (an administrator: any). Another member's evaluation that
+ * is not complete is hidden like everything unfinished, so it is "not found" rather than "not yours".
+ */
+async function findChangeableEvaluation(db: Db, caller: Caller, evalId: number): Promise<EvaluationRow> {
+  const row = await findEvaluation(db, caller, evalId);
+  if (!mayChange(caller, row, row.started_at)) {
+    if (row.completed_at === null) throw notFound(messages.evaluationNotFound);
+    throw forbidden(messages.notYourEvaluation);
+  }
+  return row;
+}
+
+/** A completed evaluation: what every reader sees (unfinished ones are hidden everywhere). */
+export async function findCompletedEvaluation(
+  db: Db,
+  caller: Caller,
+  evalId: number,
+): Promise<EvaluationRow> {
+  const row = await findEvaluation(db, caller, evalId);
+  if (row.completed_at === null) throw notFound(messages.evaluationNotFound);
+  return row;
+}
+
+async function findLiveBoard(db: Db, caller: Caller, boardId: number) {
+  if (caller.boardId !== undefined && caller.boardId !== boardId) throw notFound(messages.boardNotFound);
+  const board = await db
+    .selectFrom('boards')
+    .select(['id', 'name'])
+    .where('org_id', '=', caller.orgId)
+    .where('id', '=', boardId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!board) throw notFound(messages.boardNotFound);
+  return board;
+}
+
+/** add-evaluation: starts an evaluation of a card that is on the board, with snapshots of both names. */
+export async function startEvaluation(
+  db: Db,
+  caller: Caller,
+  input: { boardId: number; cardId: number },
+  now: number,
+): Promise<{ id: number }> {
+  const board = await findLiveBoard(db, caller, input.boardId);
+  const card = await db
+    .selectFrom('board_cards')
+    .innerJoin('cards', 'cards.id', 'board_cards.card_id')
+    .select(['cards.id', 'cards.name'])
+    .where('board_cards.org_id', '=', caller.orgId)
+    .where('board_cards.board_id', '=', board.id)
+    .where('board_cards.card_id', '=', input.cardId)
+    .where('cards.org_id', '=', caller.orgId)
+    .where('cards.deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!card) throw notFound(messages.cardNotOnBoard);
+  const { who } = caller;
+  const row = await db
+    .insertInto('evaluations')
+    .values({
+      org_id: caller.orgId,
+      board_id: board.id,
+      card_id: card.id,
+      user_id: who.userId,
+      anon_key_id: who.anonKeyId,
+      user_name: who.userName,
+      board_name: board.name,
+      card_name: card.name,
+      user_name_key: nameKey(who.userName),
+      board_name_key: nameKey(board.name),
+      card_name_key: nameKey(card.name),
+      pass: null,
+      has_feedback: 0,
+      started_at: now,
+      completed_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: row.id };
+}
+
+interface CardItemRow {
+  id: number;
+  type: ResultRow['item_type'];
+  content: string;
+  na: 0 | 1;
+  position: number;
+}
+
+/**
+ * The results to store: one per live item of the card, in card order, each with a snapshot of its item
+ * (instructions included, so an evaluation shows the card as it was). Refuses answers naming other items,
+ * answering one twice, N/A where the item does not allow it, and any Pass/Fail item left unanswered.
+ */
+export function resultsToStore(
+  items: CardItemRow[],
+  answers: ResultInput[],
+): { rows: Omit<ResultRow, 'evaluation_id'>[]; pass: boolean } {
+  const byItem = new Map(items.map((item) => [item.id, item]));
+  const answered = new Map<number, ResultInput>();
+  for (const answer of answers) {
+    const item = byItem.get(answer.item_id);
+    if (!item) throw badRequest(messages.itemNotOnCard, 'results');
+    if (answered.has(answer.item_id)) throw badRequest(messages.itemAnsweredTwice, 'results');
+    if (answer.na === true && item.na !== 1) throw badRequest(messages.naNotAllowed, 'results');
+    answered.set(answer.item_id, answer);
+  }
+  const rows = items.map((item) => {
+    const answer = answered.get(item.id);
+    const na = answer?.na === true;
+    let pass: 0 | 1 | null = null;
+    if (item.type === 'pass_fail' && !na) {
+      if (typeof answer?.pass !== 'boolean') throw badRequest(messages.passFailUnanswered, 'results');
+      pass = answer.pass ? 1 : 0;
+    }
+    return {
+      item_id: item.id,
+      item_type: item.type,
+      position: item.position,
+      content: item.content,
+      pass,
+      text_result: answer?.text_result ? answer.text_result : null,
+      numeric_result: answer?.numeric_result ?? null,
+      na: na ? (1 as const) : (0 as const),
+    };
+  });
+  // N/A items do not count; text and numeric answers do not affect the outcome (DECISIONS.md).
+  const pass = !rows.some((row) => row.item_type === 'pass_fail' && row.pass === 0);
+  return { rows, pass };
+}
+
+/** add-results: completes the evaluation at the server's time with its results and computed `pass`. */
+export async function completeEvaluation(
+  db: Db,
+  caller: Caller,
+  input: { evalId: number; results: ResultInput[] },
+  now: number,
+): Promise<{ complete: true }> {
+  const evaluation = await findChangeableEvaluation(db, caller, input.evalId);
+  if (evaluation.completed_at !== null) throw conflict(messages.alreadyComplete);
+  const items = await db
+    .selectFrom('card_items')
+    .select(['id', 'type', 'content', 'na', 'position'])
+    .where('org_id', '=', caller.orgId)
+    .where('card_id', '=', evaluation.card_id)
+    .where('is_deleted', '=', 0)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+  const { rows, pass } = resultsToStore(items, input.results);
+  // Claim the evaluation first: of two completions racing, the second finds it complete (and on PostgreSQL
+  // waits on the row lock until the first commits) and writes nothing.
+  const claimed = await db
+    .updateTable('evaluations')
+    .set({ completed_at: now, pass: pass ? 1 : 0 })
+    .where('org_id', '=', caller.orgId)
+    .where('id', '=', evaluation.id)
+    .where('completed_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) !== 1) throw conflict(messages.alreadyComplete);
+  if (rows.length) {
+    await db
+      .insertInto('results')
+      .values(rows.map((row) => ({ ...row, org_id: caller.orgId, evaluation_id: evaluation.id })))
+      .execute();
+  }
+  return { complete: true };
+}
+
+/** delete-evaluation: the caller's own (an administrator: any), with its results and feedback. */
+export async function deleteEvaluation(db: Db, caller: Caller, evalId: number): Promise<{ evalID: number }> {
+  const evaluation = await findChangeableEvaluation(db, caller, evalId);
+  await db
+    .deleteFrom('feedback')
+    .where('org_id', '=', caller.orgId)
+    .where('evaluation_id', '=', evaluation.id)
+    .execute();
+  await db
+    .deleteFrom('results')
+    .where('org_id', '=', caller.orgId)
+    .where('evaluation_id', '=', evaluation.id)
+    .execute();
+  await db
+    .deleteFrom('evaluations')
+    .where('org_id', '=', caller.orgId)
+    .where('id', '=', evaluation.id)
+    .execute();
+  return { evalID: evaluation.id };
+}
+
+/** The results of several evaluations in one query (never one query per evaluation), in card order. */
+export async function resultsOf(
+  db: Db,
+  orgId: number,
+  evaluationIds: number[],
+): Promise<Map<number, ResultRow[]>> {
+  const byEvaluation = new Map<number, ResultRow[]>(evaluationIds.map((id) => [id, []]));
+  if (!evaluationIds.length) return byEvaluation;
+  const rows = await db
+    .selectFrom('results')
+    .select(resultColumns)
+    .where('results.org_id', '=', orgId)
+    .where('results.evaluation_id', 'in', evaluationIds)
+    .orderBy('results.evaluation_id')
+    .orderBy('results.position')
+    .orderBy('results.id')
+    .execute();
+  for (const row of rows) byEvaluation.get(row.evaluation_id)?.push(row);
+  return byEvaluation;
+}
+
+/** get-evaluation: one completed evaluation with its results. */
+export async function getEvaluation(db: Db, caller: Caller, evalId: number): Promise<Evaluation> {
+  const row = await findCompletedEvaluation(db, caller, evalId);
+  const results = await resultsOf(db, caller.orgId, [row.id]);
+  return presentEvaluation(caller, row, results.get(row.id) ?? []);
+}
+
+/**
+ * get-evaluations: the board view's data. The board's evaluations completed since `since` (at most
+ * EVALUATION_WINDOW_DAYS back), by everyone, oldest first; plus, for each card now on the board with fewer
+ * than LAST_EVALUATIONS_COUNT of them in that window, its latest ones from before it to make up that number,
+ * so that "Last 3 Evaluations" shows every card (docs/decisions/0203-board-view-evaluations.md).
+ */
+export async function boardEvaluations(
+  db: Db,
+  caller: Caller,
+  input: { boardId: number; since: number },
+  now: number,
+): Promise<Evaluation[]> {
+  const board = await findLiveBoard(db, caller, input.boardId);
+  const since = Math.max(input.since, now - EVALUATION_WINDOW_DAYS * DAY);
+  const boardRows = () =>
+    db
+      .selectFrom('evaluations')
+      .select(evaluationColumns)
+      .where('evaluations.org_id', '=', caller.orgId)
+      .where('evaluations.board_id', '=', board.id);
+  const recent = await boardRows()
+    .where('evaluations.completed_at', '>=', since)
+    .orderBy('evaluations.completed_at')
+    .orderBy('evaluations.id')
+    .execute();
+
+  const perCard = new Map<number, number>();
+  for (const row of recent) perCard.set(row.card_id, (perCard.get(row.card_id) ?? 0) + 1);
+  const cards = await db
+    .selectFrom('board_cards')
+    .innerJoin('cards', 'cards.id', 'board_cards.card_id')
+    .select('cards.id')
+    .where('board_cards.org_id', '=', caller.orgId)
+    .where('board_cards.board_id', '=', board.id)
+    .where('cards.deleted_at', 'is', null)
+    .execute();
+  const short = cards.map((c) => c.id).filter((id) => (perCard.get(id) ?? 0) < LAST_EVALUATIONS_COUNT);
+
+  let older: EvaluationRow[] = [];
+  if (short.length) {
+    // One statement for all those cards: each part reads its card's newest rows from the index.
+    const lastOf = (cardId: number) =>
+      db
+        .selectFrom(
+          boardRows()
+            .where('evaluations.card_id', '=', cardId)
+            .where('evaluations.completed_at', '<', since)
+            .orderBy('evaluations.completed_at', 'desc')
+            .orderBy('evaluations.id', 'desc')
+            .limit(LAST_EVALUATIONS_COUNT - (perCard.get(cardId) ?? 0))
+            .as('last'),
+        )
+        .selectAll();
+    let query = lastOf(short[0]!);
+    for (const cardId of short.slice(1)) query = query.unionAll(lastOf(cardId));
+    older = await query.execute();
+    older.sort((a, b) => a.completed_at! - b.completed_at! || a.id - b.id);
+  }
+  return [...older, ...recent].map((row) => presentEvaluation(caller, row));
+}
+
+/** The search calls' page: completed evaluations matching the filter, newest first, one page. */
+export async function searchEvaluations(
+  db: Db,
+  caller: Caller,
+  filter: SearchFilter,
+  options: { withResults: boolean },
+): Promise<Evaluation[]> {
+  const rows = await evaluationPage(db, caller.orgId, filter, filter.quantity);
+  if (!options.withResults) return rows.map((row) => presentEvaluation(caller, row));
+  const results = await resultsOf(
+    db,
+    caller.orgId,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => presentEvaluation(caller, row, results.get(row.id) ?? []));
+}
+
+/** One keyset page of matching completed evaluations (the search calls and the Excel export's batches). */
+export function evaluationPage(
+  db: Db,
+  orgId: number,
+  filter: SearchFilter,
+  limit: number,
+): Promise<EvaluationRow[]> {
+  let query = db.selectFrom('evaluations').select(evaluationColumns).where('evaluations.org_id', '=', orgId);
+  for (const condition of searchConditions('evaluations', 'completed_at', filter))
+    query = query.where(condition);
+  return query
+    .orderBy('evaluations.completed_at', 'desc')
+    .orderBy('evaluations.id', 'desc')
+    .limit(limit)
+    .execute();
+}

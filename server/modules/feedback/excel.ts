@@ -1,0 +1,67 @@
+/** get-feedback-excel: the Feedback tab's export, one row per feedback, streamed as .xlsx. */
+import type { FastifyBaseLogger } from 'fastify';
+import type { ExportRequest } from '../../../common/api/inputs.ts';
+import type { Db } from '../../db/index.ts';
+import type { FileAnswer } from '../../http/handlers.ts';
+import type { Caller } from '../evaluations/caller.ts';
+import { DATE_FORMAT, EXPORT_BATCH, exportFilter } from '../evaluations/excel.ts';
+import type { SearchFilter } from '../evaluations/search.ts';
+import {
+  exportFilename,
+  streamWorkbook,
+  WallClock,
+  type CellValue,
+  type Column,
+} from '../evaluations/workbook.ts';
+import { feedbackPage, type FeedbackRow } from './service.ts';
+
+export function feedbackColumns(clock: WallClock): Column[] {
+  return [
+    { header: `Created (${clock.timeZone})`, width: 20, numFmt: DATE_FORMAT },
+    { header: 'Board', width: 24 },
+    { header: 'Card', width: 24 },
+    { header: 'User', width: 28 },
+    { header: 'Feedback', width: 80 },
+  ];
+}
+
+async function* feedbackBatches(
+  db: Db,
+  orgId: number,
+  filter: SearchFilter,
+  clock: WallClock,
+): AsyncGenerator<Iterable<CellValue[]>> {
+  let after: SearchFilter['after'] = null;
+  for (;;) {
+    const rows: FeedbackRow[] = await feedbackPage(db, orgId, { ...filter, after }, EXPORT_BATCH);
+    if (!rows.length) return;
+    yield rows.map((row) => [
+      clock.wall(row.created_at),
+      row.board_name,
+      row.card_name,
+      row.user_name,
+      row.content,
+    ]);
+    if (rows.length < EXPORT_BATCH) return;
+    const last = rows.at(-1)!;
+    after = { time: last.created_at, id: last.id };
+  }
+}
+
+export async function exportFeedback(
+  db: Db,
+  caller: Caller,
+  input: ExportRequest,
+  now: number,
+  log: FastifyBaseLogger,
+): Promise<FileAnswer> {
+  const clock = new WallClock(input.timeZone);
+  const filter = exportFilter(input, caller, now);
+  return streamWorkbook({
+    filename: exportFilename('Feedback', clock, now),
+    sheetName: 'Feedback',
+    columns: feedbackColumns(clock),
+    batches: feedbackBatches(db, caller.orgId, filter, clock),
+    log,
+  });
+}
