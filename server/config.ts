@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { ANONYMOUS_KEY_ROTATION_MINUTES_DEFAULT } from '../common/constants.ts';
+import { ANONYMOUS_CALLS_PER_MINUTE } from './http/rateLimit.ts';
 import { projectRoot } from './paths.ts';
 
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
@@ -69,6 +70,14 @@ const schema = z.object({
       .max(1440, 'must be at most 1440')
       .default(ANONYMOUS_KEY_ROTATION_MINUTES_DEFAULT),
   ),
+  ANON_CALLS_PER_MINUTE: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .default(ANONYMOUS_CALLS_PER_MINUTE),
+  ),
   TRUST_PROXY: z.preprocess(
     emptyAsUndefined,
     z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
@@ -94,6 +103,8 @@ export interface Config {
     { provider: 'local' } | { provider: 'stripe'; secretKey: string; webhookSecret: string; priceId: string };
   sessionSecret: string | undefined;
   anonKeyRotationMinutes: number;
+  /** Requests per minute per address to the -anon calls. */
+  anonymousCallsPerMinute: number;
   trustProxy: boolean;
   logLevel: string;
 }
@@ -151,6 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     billing,
     sessionSecret: e.SESSION_SECRET,
     anonKeyRotationMinutes: e.ANON_KEY_ROTATION_MINUTES,
+    anonymousCallsPerMinute: e.ANON_CALLS_PER_MINUTE,
     trustProxy: e.TRUST_PROXY === 'true',
     logLevel: e.LOG_LEVEL,
   };

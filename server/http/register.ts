@@ -13,8 +13,9 @@ import { resolveSession, sessionToken } from '../auth/sessions.ts';
 import type { Actor, CallContext, Services, UserActor } from '../context.ts';
 import type { Db } from '../db/index.ts';
 import { isUniqueViolation } from '../db/errors.ts';
-import { AppError, badRequest, forbidden, unauthenticated } from '../errors.ts';
+import { AppError, badRequest, forbidden, tooManyRequests, unauthenticated } from '../errors.ts';
 import type { FileAnswer } from './handlers.ts';
+import { AddressRateLimit, RATE_LIMITED_MESSAGE } from './rateLimit.ts';
 
 export const UNPAID_MESSAGE = 'Your account is unpaid.';
 export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please sign in again.';
@@ -106,6 +107,7 @@ export function registerCalls(
   services: Services,
   handlers: Partial<Record<CallName, AnyHandler>>,
 ) {
+  const anonymousLimit = new AddressRateLimit(services.config.anonymousCallsPerMinute);
   for (const [name, handler] of Object.entries(handlers) as [CallName, AnyHandler][]) {
     const call = api[name] as CallDef;
     app.route({
@@ -119,6 +121,7 @@ export function registerCalls(
         // Anonymous calls need their key fields to authenticate: check their shape first.
         let input: unknown;
         if (call.access === 'anonymous') {
+          if (!anonymousLimit.take(request.ip, now)) throw tooManyRequests(RATE_LIMITED_MESSAGE);
           const parsed = call.request.safeParse(raw);
           if (!parsed.success) throw validationError(parsed.error);
           input = parsed.data;

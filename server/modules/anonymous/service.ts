@@ -1,0 +1,154 @@
+/**
+ * The -anon calls (issue 6). The key decides the organisation and the board; the request's orgName,
+ * boardID, cardID and evalID can only narrow. A key holder acts as 'Anonymous', and owns an evaluation
+ * (and its feedback) only if this key started it, for 12 hours from its start.
+ */
+import type { Card, Evaluation, Feedback } from '../../../common/api/entities.ts';
+import type { ResultInput } from '../../../common/api/inputs.ts';
+import { ANONYMOUS_EVALUATION_GRACE_MS, ANONYMOUS_USER_NAME } from '../../../common/constants.ts';
+import type { AnonymousActor, CallContext } from '../../context.ts';
+import { notFound } from '../../errors.ts';
+import { presentCards } from '../cards/service.ts';
+import { isOwn, type Caller } from '../evaluations/caller.ts';
+import * as evaluations from '../evaluations/service.ts';
+import * as feedback from '../feedback/service.ts';
+import { requireUsableKey } from './keys.ts';
+
+type Ctx = CallContext<AnonymousActor>;
+
+export const messages = {
+  cardNotFound: 'The card was not found.',
+  evaluationNotFound: 'The evaluation was not found.',
+};
+
+export function anonymousCaller(ctx: Ctx): Caller {
+  return {
+    orgId: ctx.actor.orgId,
+    who: { userId: null, userName: ANONYMOUS_USER_NAME, anonKeyId: ctx.actor.keyId },
+    manageAll: false,
+    boardId: ctx.actor.boardId,
+    // Owned while started less than 12 hours ago: at 12 hours exactly, it is no longer the key's.
+    ownSince: ctx.now - ANONYMOUS_EVALUATION_GRACE_MS + 1,
+  };
+}
+
+/** One of the board's live cards, with its live items, by name order of the board. */
+async function cardsOfBoard(ctx: Ctx, cardId?: number): Promise<Card[]> {
+  const { db, actor } = ctx;
+  const rows = await db
+    .selectFrom('board_cards')
+    .innerJoin('cards', 'cards.id', 'board_cards.card_id')
+    .select(['cards.id', 'cards.name'])
+    .where('board_cards.org_id', '=', actor.orgId)
+    .where('board_cards.board_id', '=', actor.boardId)
+    .where('cards.org_id', '=', actor.orgId)
+    .where('cards.deleted_at', 'is', null)
+    .$if(cardId !== undefined, (qb) => qb.where('cards.id', '=', cardId!))
+    .orderBy('cards.name_key')
+    .orderBy('cards.id')
+    .execute();
+  // Every card listed here is on this live board.
+  return presentCards(
+    db,
+    actor.orgId,
+    rows.map((row) => ({ ...row, hasBoard: true })),
+  );
+}
+
+export async function boardOfKey(ctx: Ctx) {
+  await requireUsableKey(ctx, 'continue');
+  const board = await ctx.db
+    .selectFrom('boards')
+    .select(['id', 'name'])
+    .where('org_id', '=', ctx.actor.orgId)
+    .where('id', '=', ctx.actor.boardId)
+    .executeTakeFirstOrThrow();
+  return { board: { id: board.id, name: board.name } };
+}
+
+export async function cardsOfKey(ctx: Ctx): Promise<Card[]> {
+  await requireUsableKey(ctx, 'start');
+  return cardsOfBoard(ctx);
+}
+
+export async function cardOfKey(ctx: Ctx, cardId: number): Promise<Card> {
+  await requireUsableKey(ctx, 'continue');
+  const [card] = await cardsOfBoard(ctx, cardId);
+  if (!card) throw notFound(messages.cardNotFound);
+  return card;
+}
+
+/** An evaluation this key started, within its 12 hours; anything else is not found. */
+async function ownEvaluation(ctx: Ctx, evalId: number, cardId?: number) {
+  const caller = anonymousCaller(ctx);
+  const row = await ctx.db
+    .selectFrom('evaluations')
+    .select(['id', 'card_id', 'user_id', 'anon_key_id', 'started_at', 'completed_at'])
+    .where('org_id', '=', caller.orgId)
+    .where('board_id', '=', ctx.actor.boardId)
+    .where('id', '=', evalId)
+    .executeTakeFirst();
+  if (!row || !isOwn(caller, row, row.started_at) || (cardId !== undefined && row.card_id !== cardId)) {
+    throw notFound(messages.evaluationNotFound);
+  }
+  return { caller, row };
+}
+
+export async function startEvaluation(ctx: Ctx, cardId: number) {
+  await requireUsableKey(ctx, 'start');
+  return evaluations.startEvaluation(
+    ctx.db,
+    anonymousCaller(ctx),
+    { boardId: ctx.actor.boardId, cardId },
+    ctx.now,
+  );
+}
+
+export async function completeEvaluation(ctx: Ctx, evalId: number, results: ResultInput[]) {
+  const { caller } = await ownEvaluation(ctx, evalId);
+  return evaluations.completeEvaluation(ctx.db, caller, { evalId, results }, ctx.now);
+}
+
+export async function deleteEvaluation(ctx: Ctx, evalId: number, cardId: number) {
+  const { caller } = await ownEvaluation(ctx, evalId, cardId);
+  return evaluations.deleteEvaluation(ctx.db, caller, evalId);
+}
+
+export async function getEvaluation(ctx: Ctx, evalId: number): Promise<Evaluation> {
+  const { caller } = await ownEvaluation(ctx, evalId);
+  return evaluations.getEvaluation(ctx.db, caller, evalId);
+}
+
+export async function addFeedback(ctx: Ctx, evalId: number, content: string) {
+  const { caller } = await ownEvaluation(ctx, evalId);
+  return feedback.addFeedback(
+    ctx.db,
+    caller,
+    { evaluationId: evalId, boardId: ctx.actor.boardId, content },
+    ctx.now,
+  );
+}
+
+export async function editFeedback(
+  ctx: Ctx,
+  evalId: number,
+  feedbackId: number,
+  content: string,
+): Promise<Feedback> {
+  const { caller } = await ownEvaluation(ctx, evalId);
+  return feedback.editFeedback(ctx.db, caller, { feedbackId, evaluationId: evalId, content }, ctx.now);
+}
+
+export async function deleteFeedback(ctx: Ctx, evalId: number, feedbackId: number) {
+  const { caller } = await ownEvaluation(ctx, evalId);
+  return feedback.deleteFeedback(ctx.db, caller, {
+    feedbackId,
+    evaluationId: evalId,
+    boardId: ctx.actor.boardId,
+  });
+}
+
+export async function feedbackOf(ctx: Ctx, evalId: number): Promise<Feedback[]> {
+  const { caller } = await ownEvaluation(ctx, evalId);
+  return feedback.feedbackForEvaluation(ctx.db, caller, evalId);
+}
