@@ -15,7 +15,8 @@ export const getAnonymousEvaluationKey = defineCall({
   access: 'member',
   mutates: false,
   request: z.strictObject({ boardID: id }),
-  response: z.object({ key: z.string() }),
+  /** `url` (our addition) is the anonymous evaluation address built from APP_URL, for the QR code. */
+  response: z.object({ key: z.string(), url: z.string() }),
   failMsg: 'Could not get key. Please try again later.',
 });
 

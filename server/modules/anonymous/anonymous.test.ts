@@ -78,6 +78,15 @@ describeEachDatabase('anonymous keys', (env) => {
   it('gives any member the board key: unguessable, stored only as a hash, the same within a period', async () => {
     const { team, board, key } = await anonymousBoard(env);
     expect(Buffer.from(key, 'base64url').length).toBeGreaterThanOrEqual(16);
+    const first = await call(
+      env,
+      'getAnonymousEvaluationKey',
+      { boardID: board.id },
+      { cookie: team.viewer.cookie },
+    );
+    expect(first.body.url).toBe(
+      `http://checkboard.test/q/${encodeURIComponent(team.org.name)}/boards/${encodeURIComponent(board.name)}/${board.id}/eval/${key}`,
+    );
     const again = await call(
       env,
       'getAnonymousEvaluationKey',

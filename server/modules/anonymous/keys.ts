@@ -28,12 +28,27 @@ async function liveKeyRow(db: Db, orgId: number, boardId: number, period: number
     .executeTakeFirst();
 }
 
-/** The board's key for the current period, made on first request. */
-export async function currentKey(ctx: CallContext<UserActor>, boardId: number): Promise<string> {
+/** The anonymous selection page of a board, as the QR code carries it (SPEC §2), from APP_URL. */
+export function anonymousUrl(
+  appUrl: string,
+  orgName: string,
+  boardName: string,
+  boardId: number,
+  key: string,
+): string {
+  const enc = encodeURIComponent;
+  return `${appUrl}/q/${enc(orgName)}/boards/${enc(boardName)}/${boardId}/eval/${enc(key)}`;
+}
+
+/** The board's key for the current period, made on first request, with its address. */
+export async function currentKey(
+  ctx: CallContext<UserActor>,
+  boardId: number,
+): Promise<{ key: string; url: string }> {
   const { db, actor, now, config, secret } = ctx;
   const board = await db
     .selectFrom('boards')
-    .select(['id', 'has_anonymous'])
+    .select(['id', 'name', 'has_anonymous'])
     .where('org_id', '=', actor.orgId)
     .where('id', '=', boardId)
     .where('deleted_at', 'is', null)
@@ -75,7 +90,7 @@ export async function currentKey(ctx: CallContext<UserActor>, boardId: number): 
       .where('id', '=', row.id)
       .execute();
   }
-  return key;
+  return { key, url: anonymousUrl(config.appUrl, actor.orgName, board.name, board.id, key) };
 }
 
 /** Whether the key may start evaluations now: it is the current period's or the previous one's. */

@@ -3,7 +3,7 @@ import { currentKey } from './keys.ts';
 import * as anonymous from './service.ts';
 
 export const anonymousHandlers = defineHandlers({
-  getAnonymousEvaluationKey: async (input, ctx) => ({ key: await currentKey(ctx, input.boardID) }),
+  getAnonymousEvaluationKey: (input, ctx) => currentKey(ctx, input.boardID),
   getBoardAnon: (_input, ctx) => anonymous.boardOfKey(ctx),
   getCardsByBoardIdAnon: async (_input, ctx) => ({ cards: await anonymous.cardsOfKey(ctx) }),
   getCardAnon: async (input, ctx) => ({ card: await anonymous.cardOfKey(ctx, input.cardID) }),
