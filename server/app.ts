@@ -14,6 +14,7 @@ import { registerCalls } from './http/register.ts';
 import { registerSecurity } from './http/security.ts';
 import { registerWeb } from './http/web.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
+import { registerStripeWebhook } from './modules/billing/webhook.ts';
 import { allHandlers } from './modules/index.ts';
 import { webDistDir } from './paths.ts';
 import { loadOrCreateSecret } from './secret.ts';
@@ -66,6 +67,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     secret: await loadOrCreateSecret(database.db, config.sessionSecret),
   };
   registerCalls(app, services, allHandlers);
+  await registerStripeWebhook(app, services);
   // In development Vite serves the app (npm run dev); a stale build must not answer for it.
   await registerWeb(app, config.env === 'development' ? null : (options.webDir ?? webDistDir));
   return { app, services };

@@ -57,6 +57,10 @@ const schema = z.object({
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
   STRIPE_PRICE_ID: optionalString,
+  STRIPE_API_URL: z.preprocess(
+    emptyAsUndefined,
+    url(['http:', 'https:'], 'an http:// or https:// URL').default('https://api.stripe.com'),
+  ),
   SESSION_SECRET: z.preprocess(
     emptyAsUndefined,
     z.string().min(32, 'must be at least 32 characters long').optional(),
@@ -100,7 +104,8 @@ export interface Config {
   mailFrom: string;
   outboxDir: string;
   billing:
-    { provider: 'local' } | { provider: 'stripe'; secretKey: string; webhookSecret: string; priceId: string };
+    | { provider: 'local' }
+    | { provider: 'stripe'; secretKey: string; webhookSecret: string; priceId: string; apiUrl: string };
   sessionSecret: string | undefined;
   anonKeyRotationMinutes: number;
   /** Requests per minute per address to the -anon calls. */
@@ -146,6 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       secretKey: e.STRIPE_SECRET_KEY!,
       webhookSecret: e.STRIPE_WEBHOOK_SECRET!,
       priceId: e.STRIPE_PRICE_ID!,
+      apiUrl: e.STRIPE_API_URL.replace(/\/+$/, ''),
     };
   }
   return {

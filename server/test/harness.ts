@@ -77,7 +77,11 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
  * Declares a suite once per dialect. The environment is created before the suite's tests and torn down
  * after; read its fields inside tests (they are set by then).
  */
-export function describeEachDatabase(title: string, define: (env: TestEnv) => void) {
+export function describeEachDatabase(
+  title: string,
+  define: (env: TestEnv) => void,
+  options: { config?: () => Partial<Config> } = {},
+) {
   for (const dialect of TEST_DIALECTS) {
     describe(`${title} [${dialect}]`, () => {
       const env = { dialect } as TestEnv;
@@ -86,7 +90,11 @@ export function describeEachDatabase(title: string, define: (env: TestEnv) => vo
         testDatabase = await createTestDatabase(dialect);
         env.smtp = await startSmtpCapture();
         env.clock = new FakeClock();
-        env.config = testConfig({ smtpUrl: env.smtp.url, sessionSecret: `test-secret-${randomUUID()}` });
+        env.config = testConfig({
+          smtpUrl: env.smtp.url,
+          sessionSecret: `test-secret-${randomUUID()}`,
+          ...options.config?.(),
+        });
         const built = await buildApp({
           config: env.config,
           database: testDatabase.database,
