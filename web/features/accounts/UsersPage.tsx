@@ -21,6 +21,7 @@ import { useState } from 'react';
 import { api, type User } from '../../../common/api/index.ts';
 import { ROLE_LABELS, type Role } from '../../../common/roles.ts';
 import { checkEmail, formRule } from '../../../common/validation.ts';
+import { ConfirmDeleteModal } from '../../components/ConfirmDeleteModal.tsx';
 import { ErrorText } from '../../components/ErrorText.tsx';
 import { EditIcon, TrashIcon } from '../../components/icons.tsx';
 import { Loading } from '../../components/Loading.tsx';
@@ -122,14 +123,8 @@ export function UsersPage() {
   const users = useQuery({ queryKey: usersKey, queryFn: () => callApi(api.getUsers, {}) });
   const [editing, setEditing] = useState<User | 'new' | null>(null);
   const [deleting, setDeleting] = useState<User | null>(null);
-  const [deleteFailure, setDeleteFailure] = useState<string | null>(null);
   const remove = useCallMutation(api.deleteUser, { invalidates: [usersKey] });
   const isOwner = me?.isOwner ?? false;
-
-  const closeDelete = () => {
-    setDeleting(null);
-    setDeleteFailure(null);
-  };
 
   return (
     <Page
@@ -224,38 +219,15 @@ export function UsersPage() {
         )}
       </Modal>
 
-      <Modal
+      <ConfirmDeleteModal
         opened={deleting !== null}
-        onClose={closeDelete}
-        title={deleting ? `Delete ${deleting.email}` : ''}
+        name={deleting?.email ?? ''}
+        call={api.deleteUser}
+        onDelete={() => remove.mutateAsync({ id: deleting!.id })}
+        onClose={() => setDeleting(null)}
       >
-        <Stack gap="sm">
-          <Text>
-            They will be signed out and can no longer sign in. Their evaluations and feedback are kept.
-          </Text>
-          <ErrorText message={deleteFailure} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={closeDelete}>
-              Cancel
-            </Button>
-            <Button
-              color="red"
-              loading={remove.isPending}
-              onClick={async () => {
-                if (!deleting) return;
-                try {
-                  await remove.mutateAsync({ id: deleting.id });
-                  closeDelete();
-                } catch (error) {
-                  setDeleteFailure(messageOf(error, api.deleteUser));
-                }
-              }}
-            >
-              Delete
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+        They will be signed out and can no longer sign in. Their evaluations and feedback are kept.
+      </ConfirmDeleteModal>
     </Page>
   );
 }

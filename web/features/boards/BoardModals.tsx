@@ -2,13 +2,13 @@
  * New Board, Edit Board Name and Delete {board name} (SPEC §2). Submit shows loading while the call runs;
  * closing resets fields and errors (each opening mounts a fresh form).
  */
-import { Button, Group, Modal, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Stack, Switch, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { api, type Board } from '../../../common/api/index.ts';
 import { checkItemName, messages, nameKey } from '../../../common/validation.ts';
+import { ConfirmDeleteModal } from '../../components/ConfirmDeleteModal.tsx';
 import { ErrorText } from '../../components/ErrorText.tsx';
-import { messageOf } from '../../lib/api.ts';
 import { applyServerError } from '../../lib/formErrors.ts';
 import { useCallMutation } from '../../lib/mutation.ts';
 import { boardAndCardKeys } from './api.ts';
@@ -116,38 +116,16 @@ export function BoardFormModal({
 }
 
 export function DeleteBoardModal({ board, onClose }: { board: Board | null; onClose: () => void }) {
-  const [failure, setFailure] = useState<string | null>(null);
   const remove = useCallMutation(api.deleteBoard, { invalidates: boardAndCardKeys });
-  const close = () => {
-    setFailure(null);
-    onClose();
-  };
   return (
-    <Modal opened={board !== null} onClose={close} title={board ? `Delete ${board.name}` : ''}>
-      <Stack gap="md">
-        <Text>The board and its QR code go away. Its evaluations stay in search and exports.</Text>
-        <ErrorText message={failure} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={close}>
-            Cancel
-          </Button>
-          <Button
-            color="red"
-            loading={remove.isPending}
-            onClick={async () => {
-              if (!board) return;
-              try {
-                await remove.mutateAsync({ id: board.id });
-                close();
-              } catch (error) {
-                setFailure(messageOf(error, api.deleteBoard));
-              }
-            }}
-          >
-            Delete
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <ConfirmDeleteModal
+      opened={board !== null}
+      name={board?.name ?? ''}
+      call={api.deleteBoard}
+      onDelete={() => remove.mutateAsync({ id: board!.id })}
+      onClose={onClose}
+    >
+      The board and its QR code go away. Its evaluations stay in search and exports.
+    </ConfirmDeleteModal>
   );
 }

@@ -9,7 +9,6 @@ import {
   Badge,
   Button,
   Group,
-  Modal,
   MultiSelect,
   Paper,
   SegmentedControl,
@@ -35,6 +34,7 @@ import {
 } from '../../../common/api/index.ts';
 import { MAX_ITEMS_PER_CARD } from '../../../common/constants.ts';
 import { checkItemName, messages, nameKey } from '../../../common/validation.ts';
+import { ConfirmDeleteModal } from '../../components/ConfirmDeleteModal.tsx';
 import { ErrorText } from '../../components/ErrorText.tsx';
 import {
   ArrowDownIcon,
@@ -367,24 +367,15 @@ function ItemRow({
           </Group>
         </Group>
       )}
-      <Modal opened={deleting} onClose={() => setDeleting(false)} title={`Delete ${label}`}>
-        <Stack gap="md">
-          <Text>Evaluations already made keep their answer to this item.</Text>
-          <ErrorText message={remove.error ? messageOf(remove.error, api.deleteCardItem) : null} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setDeleting(false)}>
-              Cancel
-            </Button>
-            <Button
-              color="red"
-              loading={remove.isPending}
-              onClick={() => remove.mutate({ id: item.id }, { onSuccess: () => setDeleting(false) })}
-            >
-              Delete
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmDeleteModal
+        opened={deleting}
+        name={label}
+        call={api.deleteCardItem}
+        onDelete={() => remove.mutateAsync({ id: item.id })}
+        onClose={() => setDeleting(false)}
+      >
+        Evaluations already made keep their answer to this item.
+      </ConfirmDeleteModal>
     </Paper>
   );
 }

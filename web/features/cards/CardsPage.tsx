@@ -5,7 +5,6 @@ import {
   Badge,
   Button,
   Group,
-  Modal,
   Paper,
   Stack,
   Table,
@@ -18,6 +17,7 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, type Card } from '../../../common/api/index.ts';
 import { nameContains } from '../../../common/validation.ts';
+import { ConfirmDeleteModal } from '../../components/ConfirmDeleteModal.tsx';
 import { ErrorText } from '../../components/ErrorText.tsx';
 import { EditIcon, PlusIcon, SearchIcon, TrashIcon } from '../../components/icons.tsx';
 import { Loading } from '../../components/Loading.tsx';
@@ -28,39 +28,17 @@ import { paths } from '../../lib/paths.ts';
 import { boardAndCardKeys, useBoards, useCards, useCardsUsed, useDeletedCards } from '../boards/api.ts';
 
 function DeleteCardModal({ card, onClose }: { card: Card | null; onClose: () => void }) {
-  const [failure, setFailure] = useState<string | null>(null);
   const remove = useCallMutation(api.deleteCard, { invalidates: boardAndCardKeys });
-  const close = () => {
-    setFailure(null);
-    onClose();
-  };
   return (
-    <Modal opened={card !== null} onClose={close} title={card ? `Delete ${card.name}` : ''}>
-      <Stack gap="md">
-        <Text>The card comes off every board. Its evaluations stay in history under its name.</Text>
-        <ErrorText message={failure} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={close}>
-            Cancel
-          </Button>
-          <Button
-            color="red"
-            loading={remove.isPending}
-            onClick={async () => {
-              if (!card) return;
-              try {
-                await remove.mutateAsync({ id: card.id });
-                close();
-              } catch (error) {
-                setFailure(messageOf(error, api.deleteCard));
-              }
-            }}
-          >
-            Delete
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <ConfirmDeleteModal
+      opened={card !== null}
+      name={card?.name ?? ''}
+      call={api.deleteCard}
+      onDelete={() => remove.mutateAsync({ id: card!.id })}
+      onClose={onClose}
+    >
+      The card comes off every board. Its evaluations stay in history under its name.
+    </ConfirmDeleteModal>
   );
 }
 
