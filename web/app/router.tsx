@@ -30,7 +30,9 @@ import { RoleGate } from '../features/org/RoleGate.tsx';
 import { RootLayout } from './layout/RootLayout.tsx';
 
 // The card builder brings the rich-text editor: loaded only when an admin opens it.
-const CardBuilderPage = lazy(() => import('../features/cards/CardBuilderPage.tsx').then((m) => ({ default: m.CardBuilderPage })));
+const CardBuilderPage = lazy(() =>
+  import('../features/cards/CardBuilderPage.tsx').then((m) => ({ default: m.CardBuilderPage })),
+);
 
 export const routes: RouteObject[] = [
   {
