@@ -76,9 +76,9 @@ for (const scheme of ['light', 'dark'] as const) {
       page,
       browser,
     }, testInfo) => {
-      const { team, board, line } = await seedBoard();
+      const { s, team, board, line } = await seedBoard();
       const org = team.org.name;
-      const other = await seed().board(team.org, { name: `Office ${suffix()}` });
+      const other = await s.board(team.org, { name: `Office ${suffix()}` });
 
       // A signed-in viewer takes the address from the anonymous boards grid.
       await signInAs(page, team.viewer.cookie);
@@ -109,6 +109,15 @@ for (const scheme of ['light', 'dark'] as const) {
       expect(box!.height).toBeGreaterThanOrEqual(56);
       await expectNoSignIn(phone);
       await expectAccessible(phone, `anonymous selection, ${scheme}`);
+
+      // A card chosen by mistake: going back to choose another removes the evaluation it started.
+      await cards.filter({ hasText: 'Forklift pre-use' }).click();
+      await expect(phone.getByRole('heading', { level: 1, name: 'Forklift pre-use' })).toBeVisible();
+      const mistaken = Number(new URL(phone.url()).pathname.split('/').at(-2));
+      await phone.getByRole('button', { name: 'Choose another card' }).click();
+      await expect(phone).toHaveURL(url);
+      const left = await s.env.db.selectFrom('evaluations').select('id').where('id', '=', mistaken).execute();
+      expect(left).toEqual([]);
 
       await cards.filter({ hasText: 'Line 2 start-up' }).click();
       await expect(phone).toHaveURL(
@@ -144,11 +153,27 @@ for (const scheme of ['light', 'dark'] as const) {
       expect((await na.boundingBox())!.height).toBeGreaterThanOrEqual(48);
       await floor.getByRole('radio', { name: 'N/A' }).check();
       await expect(phone.getByTestId('progress')).toHaveText('All 2 checks answered');
+      // A failed Submit says so, and Submit again sends the same request (the same Idempotency-Key).
+      const proxyError = { status: 500, contentType: 'text/plain', body: 'proxy error' };
+      const resultKeys: (string | undefined)[] = [];
+      phone.on('request', (request) => {
+        if (request.url().endsWith('/api/add-results-anon'))
+          resultKeys.push(request.headers()['idempotency-key']);
+      });
+      await phone.route('**/api/add-results-anon', (route) => route.fulfill(proxyError), { times: 1 });
+      await phone.getByRole('button', { name: 'Submit' }).click();
+      await expect(phone.getByRole('alert')).toHaveText('Unable to add the results. Please try again.');
       await phone.getByRole('button', { name: 'Submit' }).click();
 
       // Then the offer to give feedback.
       await expect(phone.getByRole('heading', { name: 'Results submitted' })).toBeVisible();
+      expect(resultKeys).toHaveLength(2);
+      expect(resultKeys[0]).toBeTruthy();
+      expect(resultKeys[1]).toBe(resultKeys[0]);
       await expectAccessible(phone, `results submitted, ${scheme}`);
+      // A reload keeps the visitor past Submit.
+      await phone.reload();
+      await expect(phone.getByRole('heading', { name: 'Results submitted' })).toBeVisible();
       await phone.getByRole('button', { name: 'Give Feedback' }).click();
       const dialog = phone.getByRole('dialog', { name: 'Give Feedback' });
       const text = dialog.getByRole('textbox', { name: 'Feedback' });
@@ -164,6 +189,9 @@ for (const scheme of ['light', 'dark'] as const) {
       await expect(text).toHaveValue('');
       await expect(dialog.getByText('Feedback must be between 1 and 5000 characters long.')).toHaveCount(0);
       await text.fill('The left guard on the conveyor is missing.');
+      await phone.route('**/api/add-feedback-anon', (route) => route.fulfill(proxyError), { times: 1 });
+      await dialog.getByRole('button', { name: 'Submit' }).click();
+      await expect(dialog.getByRole('alert')).toHaveText('Could not add feedback. Please try again later.');
       await dialog.getByRole('button', { name: 'Submit' }).click();
 
       // The thank-you page, and another card with the same key.
@@ -439,4 +467,58 @@ test('the grid refreshes its keys every 60 s, and blanks a code whose key cannot
   await expect(code).toBeVisible();
   expect(await code.getAttribute('data-url')).toBe(url);
   await expect(cell.getByRole('alert')).toHaveCount(0);
+});
+
+test('a visitor held back by the server can try again, and a board without cards says so', async ({
+  browser,
+}, testInfo) => {
+  const { s, team, board } = await seedBoard();
+  const empty = await s.board(team.org, { name: `Empty Bay ${suffix()}`, hasAnonymous: true });
+  const owner = await browser.newContext({ baseURL: testInfo.project.use.baseURL });
+  const [name, value] = team.owner.cookie.split('=') as [string, string];
+  const host = new URL(testInfo.project.use.baseURL!).hostname;
+  await owner.addCookies([{ name, value, domain: host, path: '/' }]);
+  const urlOf = async (boardID: number) =>
+    (
+      (await (
+        await owner.request.post('/api/get-anonymous-evaluation-key', { data: { boardID } })
+      ).json()) as {
+        url: string;
+      }
+    ).url;
+  const url = await urlOf(board.id);
+  const emptyUrl = await urlOf(empty.id);
+  await owner.close();
+
+  const visitor = await visitorContext(browser, testInfo, 'light');
+  const phone = await visitor.newPage();
+  await phone.route('**/api/get-board-anon', (route) =>
+    route.fulfill({
+      status: 429,
+      contentType: 'application/json',
+      body: JSON.stringify({ errMsg: 'Too many requests. Please wait a minute and try again.' }),
+    }),
+  );
+  await phone.goto(url);
+  await expect(phone.getByRole('heading', { level: 1, name: 'Something went wrong' })).toBeVisible();
+  await expect(phone.getByRole('alert')).toHaveText('Too many requests. Please wait a minute and try again.');
+  await expectNoSignIn(phone);
+  await expectAccessible(phone, 'anonymous page held back');
+  await phone.unroute('**/api/get-board-anon');
+  await phone.getByRole('button', { name: 'Try again' }).click();
+  await expect(phone.getByRole('heading', { level: 1, name: board.name })).toBeVisible();
+  await expect(phone.getByRole('button', { name: 'Line 2 start-up' })).toBeVisible();
+
+  // Starting an evaluation that the server refuses shows its message where the cards are.
+  await phone.route('**/api/add-evaluation-anon', (route) =>
+    route.fulfill({ status: 500, contentType: 'text/plain', body: 'proxy error' }),
+  );
+  await phone.getByRole('button', { name: 'Line 2 start-up' }).click();
+  await expect(phone.getByRole('alert')).toHaveText('Unable to create an evaluation. Please try again.');
+  await expect(phone).toHaveURL(url);
+
+  await phone.goto(emptyUrl);
+  await expect(phone.getByRole('heading', { level: 1, name: empty.name })).toBeVisible();
+  await expect(phone.getByText('This board does not have any cards.')).toBeVisible();
+  await visitor.close();
 });
