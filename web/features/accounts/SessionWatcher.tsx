@@ -6,12 +6,13 @@
 import { Alert, Modal, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { api } from '../../../common/api/index.ts';
 import { SESSION_COOKIE_CHECK_MS, TOKEN_REFRESH_MS } from '../../../common/constants.ts';
 import { apiEvents, callApi } from '../../lib/api.ts';
 import { paths } from '../../lib/paths.ts';
 import { isLoggedIn, sessionAlive, setLoggedIn, useLoggedIn } from '../../lib/session.ts';
+import { isAnonymousPage } from '../anonymous/anonymousPages.ts';
 import { LoginForm } from './LoginForm.tsx';
 
 export const SESSION_EXPIRED = 'Your session has expired. Please sign in again.';
@@ -21,6 +22,8 @@ export function SessionWatcher({ orgFromPath }: { orgFromPath: string | undefine
   const [lostMessage, setLostMessage] = useState<string | null>(null);
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  // The anonymous pages never ask for a sign-in, even of a member whose session ran out there.
+  const onAnonymousPage = isAnonymousPage(useLocation().pathname);
 
   useEffect(() => {
     const lose = (message: string) => {
@@ -81,7 +84,7 @@ export function SessionWatcher({ orgFromPath }: { orgFromPath: string | undefine
 
   return (
     <Modal
-      opened={lostMessage !== null}
+      opened={lostMessage !== null && !onAnonymousPage}
       onClose={() => {}}
       withCloseButton={false}
       closeOnClickOutside={false}
