@@ -14,6 +14,10 @@ export { expect };
 
 /** No serious or critical axe violations on the page as it is now. */
 export async function expectAccessible(page: Page, label = page.url()) {
+  // Colours are only final once opening dialogs and menus have finished their transitions (Mantine's
+  // last 200 ms; give one that was just triggered time to start, then wait for all to end).
+  await page.waitForTimeout(50);
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
   const results = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
     .analyze();
