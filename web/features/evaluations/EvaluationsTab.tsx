@@ -57,8 +57,9 @@ function EvaluationRow({ evaluation, onOpen }: { evaluation: Evaluation; onOpen:
 
 export function EvaluationsTab() {
   const rights = useRights();
-  const [filter, setFilter] = useState<SearchFilter>(() => toSearchFilter(emptyFilter, false));
-  const search = useEvaluationSearch(filter);
+  const [current, setCurrent] = useState(() => ({ filter: toSearchFilter(emptyFilter, false), run: 0 }));
+  const { filter } = current;
+  const search = useEvaluationSearch(current);
   const [opened, setOpened] = useState<number | null>(null);
   const rows = search.data?.pages.flat() ?? [];
 
@@ -69,7 +70,11 @@ export function EvaluationsTab() {
         <ExcelButton call={api.getExcel} filter={filter} maxDateTime={rows[0]?.completedTime ?? null} />
       }
     >
-      <SearchFilters isAdmin={rights.isAdmin} dateLabel="Completed" onSearch={setFilter} />
+      <SearchFilters
+        isAdmin={rights.isAdmin}
+        dateLabel="Completed"
+        onSearch={(next: SearchFilter) => setCurrent((c) => ({ filter: next, run: c.run + 1 }))}
+      />
       <ErrorText message={search.error && messageOf(search.error, api.searchEvaluations)} />
       {search.isPending ? (
         <Loading label="Loading evaluations" />

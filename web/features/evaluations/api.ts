@@ -19,7 +19,8 @@ export const evaluationKeys = {
   board: (boardID: number, startDateTime: string) =>
     ['evaluations', 'board', boardID, startDateTime] as const,
   one: (evalID: number) => ['evaluations', 'one', evalID] as const,
-  search: (filter: SearchFilter) => ['evaluations', 'search', filter] as const,
+  /** `run` counts the searches: each one starts again from a fresh first page. */
+  search: (filter: SearchFilter, run: number) => ['evaluations', 'search', filter, run] as const,
 };
 
 /** Feedback lives in its own module, but evaluation changes reach it (deleting one deletes its feedback). */
@@ -61,16 +62,16 @@ export function nextEvaluationCursor(page: Evaluation[], first: Evaluation | und
 
 type Cursor = { previousDateTime: string; previousID: number; maxDateTime: string | null } | null;
 
-export const evaluationSearchQuery = (filter: SearchFilter, quantity = SEARCH_PAGE_DEFAULT) =>
+export const evaluationSearchQuery = (filter: SearchFilter, run = 0, quantity = SEARCH_PAGE_DEFAULT) =>
   infiniteQueryOptions({
-    queryKey: evaluationKeys.search(filter),
+    queryKey: evaluationKeys.search(filter, run),
     queryFn: async ({ pageParam }) =>
       (await callApi(api.searchEvaluations, { ...filter, ...pageParam, quantity })).evaluations,
     initialPageParam: null as Cursor,
     getNextPageParam: (page, pages) => nextEvaluationCursor(page, pages[0]?.[0], quantity),
   });
-export const useEvaluationSearch = (filter: SearchFilter | null) =>
-  useInfiniteQuery({ ...evaluationSearchQuery(filter ?? {}), enabled: filter !== null });
+export const useEvaluationSearch = (search: { filter: SearchFilter; run: number }) =>
+  useInfiniteQuery(evaluationSearchQuery(search.filter, search.run));
 
 export const useStartEvaluation = () => useCallMutation(api.addEvaluation);
 export const useCompleteEvaluation = () =>

@@ -30,8 +30,9 @@ function Where({ feedback }: { feedback: Feedback }) {
 
 export function FeedbackTab() {
   const rights = useRights();
-  const [filter, setFilter] = useState<SearchFilter>(() => toSearchFilter(emptyFilter, false));
-  const search = useFeedbackSearch(filter);
+  const [current, setCurrent] = useState(() => ({ filter: toSearchFilter(emptyFilter, false), run: 0 }));
+  const { filter } = current;
+  const search = useFeedbackSearch(current);
   const [opened, setOpened] = useState<number | null>(null);
   const rows = search.data?.pages.flat() ?? [];
 
@@ -42,7 +43,11 @@ export function FeedbackTab() {
         <ExcelButton call={api.getFeedbackExcel} filter={filter} maxDateTime={rows[0]?.createdTime ?? null} />
       }
     >
-      <SearchFilters isAdmin={rights.isAdmin} dateLabel="Given" onSearch={setFilter} />
+      <SearchFilters
+        isAdmin={rights.isAdmin}
+        dateLabel="Given"
+        onSearch={(next: SearchFilter) => setCurrent((c) => ({ filter: next, run: c.run + 1 }))}
+      />
       <ErrorText message={search.error && messageOf(search.error, api.searchFeedback)} />
       {search.isPending ? (
         <Loading label="Loading feedback" />

@@ -35,7 +35,11 @@ function GiveFeedbackForm({
         setFailure(null);
         try {
           await add.mutateAsync({ boardID, evaluationID, content });
-          notifications.show({ message: FEEDBACK_THANKS, color: 'teal' });
+          notifications.show({
+            message: FEEDBACK_THANKS,
+            color: 'teal',
+            closeButtonProps: { 'aria-label': 'Close' },
+          });
           onSent();
         } catch (error) {
           setFailure(messageOf(error, api.addFeedback));

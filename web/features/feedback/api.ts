@@ -12,7 +12,8 @@ import { evaluationKeys, type SearchFilter } from '../evaluations/api.ts';
 export const feedbackKeys = {
   all: ['feedback'] as const,
   byEvaluation: (evaluationID: number) => ['feedback', 'evaluation', evaluationID] as const,
-  search: (filter: SearchFilter) => ['feedback', 'search', filter] as const,
+  /** `run` counts the searches: each one starts again from a fresh first page. */
+  search: (filter: SearchFilter, run: number) => ['feedback', 'search', filter, run] as const,
 };
 
 export const evaluationFeedbackQuery = (evaluationID: number) =>
@@ -36,16 +37,16 @@ export function nextFeedbackCursor(page: Feedback[], first: Feedback | undefined
 
 type Cursor = { previousDateTime: string; previousID: number; maxDateTime: string | null } | null;
 
-export const feedbackSearchQuery = (filter: SearchFilter, quantity = SEARCH_PAGE_DEFAULT) =>
+export const feedbackSearchQuery = (filter: SearchFilter, run = 0, quantity = SEARCH_PAGE_DEFAULT) =>
   infiniteQueryOptions({
-    queryKey: feedbackKeys.search(filter),
+    queryKey: feedbackKeys.search(filter, run),
     queryFn: async ({ pageParam }) =>
       (await callApi(api.searchFeedback, { ...filter, ...pageParam, quantity })).feedback,
     initialPageParam: null as Cursor,
     getNextPageParam: (page, pages) => nextFeedbackCursor(page, pages[0]?.[0], quantity),
   });
-export const useFeedbackSearch = (filter: SearchFilter | null) =>
-  useInfiniteQuery({ ...feedbackSearchQuery(filter ?? {}), enabled: filter !== null });
+export const useFeedbackSearch = (search: { filter: SearchFilter; run: number }) =>
+  useInfiniteQuery(feedbackSearchQuery(search.filter, search.run));
 
 const changed = [feedbackKeys.all, evaluationKeys.all];
 export const useAddFeedback = () => useCallMutation(api.addFeedback, { invalidates: changed });
