@@ -190,10 +190,21 @@ test('a viewer sees Recent Results and no Evaluate button, and opens an evaluati
     content: 'Door seal is worn.',
   });
   await signInAs(page, team.viewer.cookie);
+  await page.clock.install();
   await page.goto(boardPath(team, board.name));
   await expect(page.getByRole('heading', { level: 2, name: 'Recent Results' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Evaluate' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Feedback' })).toHaveCount(0);
+  await expect(page.getByTestId('square')).toHaveCount(1);
+
+  // Results refresh every 30 s.
+  await evaluate(team, board, card, team.admin, Date.now() - MINUTE);
+  await page.clock.fastForward(25_000);
+  await expect(page.getByTestId('square')).toHaveCount(1);
+  await page.clock.fastForward(5_000);
+  await expect(
+    page.getByRole('button', { name: new RegExp(`^Pass, .+, by ${team.admin.email}$`) }),
+  ).toBeVisible();
   await page.getByRole('button', { name: new RegExp(`^Fail, .+, by ${team.evaluator.email}$`) }).click();
   const modal = page.getByRole('dialog', { name: card.name });
   await expect(modal.getByText('Door seal is worn.')).toBeVisible();

@@ -3,6 +3,7 @@
  * its deletion (the server decides; its message is shown as given).
  */
 import { Button, Divider, Group, Modal, Stack, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
 import { api } from '../../../common/api/index.ts';
 import { ErrorText } from '../../components/ErrorText.tsx';
@@ -85,9 +86,11 @@ function EvaluationModalBody({ evalID, onClose }: { evalID: number; onClose: () 
 
 export function EvaluationModal({ evalID, onClose }: { evalID: number | null; onClose: () => void }) {
   const evaluation = useEvaluation(evalID);
+  // On a phone the whole screen is the evaluation's: a long card reads as a page.
+  const phone = useMediaQuery('(max-width: 36em)');
   const title = evaluation.data?.evaluation.cardName ?? 'Evaluation';
   return (
-    <Modal opened={evalID !== null} onClose={onClose} title={title} size="lg">
+    <Modal opened={evalID !== null} onClose={onClose} title={title} size="lg" fullScreen={phone}>
       {evalID !== null && <EvaluationModalBody key={evalID} evalID={evalID} onClose={onClose} />}
     </Modal>
   );

@@ -18,7 +18,7 @@ import classes from './EvaluationSelectionPage.module.css';
 
 const asId = (value: string | undefined) => (value && /^[1-9]\d{0,15}$/.test(value) ? Number(value) : null);
 
-const checksLabel = (count: number) => (count === 1 ? '1 check' : `${count} checks`);
+const toAnswer = (count: number) => (count === 1 ? '1 item to answer' : `${count} items to answer`);
 
 function Selection() {
   const { org = '', board = '', boardID: boardParam } = useParams();
@@ -75,7 +75,7 @@ function Selection() {
             <Text size="sm" c="dimmed">
               {choosing === card.id
                 ? 'Starting…'
-                : checksLabel(card.cardItems.filter((i) => !i.isDeleted && i.type !== 'instruction').length)}
+                : toAnswer(card.cardItems.filter((i) => !i.isDeleted && i.type !== 'instruction').length)}
             </Text>
           </UnstyledButton>
         ))}

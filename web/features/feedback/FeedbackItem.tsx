@@ -125,7 +125,7 @@ export function FeedbackItem({
             </Group>
           </Stack>
         )}
-        {actions}
+        {mode === 'view' && actions}
       </Stack>
     </Paper>
   );
