@@ -38,6 +38,8 @@ function GiveFeedbackForm({
           notifications.show({
             message: FEEDBACK_THANKS,
             color: 'teal',
+            // Away from the top, where the page's title and a modal's close button are.
+            position: 'bottom-center',
             closeButtonProps: { 'aria-label': 'Close' },
           });
           onSent();
