@@ -107,3 +107,14 @@ export async function signInAs(page: Page, cookie: string) {
 }
 
 export const test = base;
+
+/** Evaluations and feedback written straight into the server's database (issue 5's journeys). */
+export function seedEvaluations() {
+  const { env } = seed();
+  return {
+    evaluation: (org: factories.TestOrg, o: Parameters<typeof factories.buildEvaluation>[2]) =>
+      factories.buildEvaluation(env, org, o),
+    feedback: (org: factories.TestOrg, o: Parameters<typeof factories.buildFeedback>[2]) =>
+      factories.buildFeedback(env, org, o),
+  };
+}

@@ -95,3 +95,30 @@ export const QrIcon = (p: P) => (
     <path d="M14 14h2v2h-2z M18 18h2v2h-2z M14 18h2 M18 14h2" />
   </Icon>
 );
+
+export const CheckIcon = (p: P) => (
+  <Icon strokeWidth={3} {...p}>
+    <path d="M5 12l5 5l10 -10" />
+  </Icon>
+);
+
+export const XIcon = (p: P) => (
+  <Icon strokeWidth={3} {...p}>
+    <path d="M18 6l-12 12" />
+    <path d="M6 6l12 12" />
+  </Icon>
+);
+
+export const MinusIcon = (p: P) => (
+  <Icon strokeWidth={3} {...p}>
+    <path d="M5 12h14" />
+  </Icon>
+);
+
+export const MessageIcon = (p: P) => (
+  <Icon {...p}>
+    <path d="M8 9h8" />
+    <path d="M8 13h6" />
+    <path d="M18 4a3 3 0 0 1 3 3v8a3 3 0 0 1 -3 3h-5l-5 3v-3h-2a3 3 0 0 1 -3 -3v-8a3 3 0 0 1 3 -3h12z" />
+  </Icon>
+);

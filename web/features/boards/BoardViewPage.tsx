@@ -1,6 +1,136 @@
+/**
+ * The board view, /q/{org}/boards/{board} (SPEC §2): the board's cards and their results; Evaluate and
+ * Feedback for evaluators, the heading 'Recent Results' for others; the anonymous QR code beside them.
+ */
+import { Anchor, Button, Grid, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { api, type Board } from '../../../common/api/index.ts';
+import { nameKey } from '../../../common/validation.ts';
+import { ErrorText } from '../../components/ErrorText.tsx';
+import { Loading } from '../../components/Loading.tsx';
 import { Page } from '../../components/Page.tsx';
+import { messageOf } from '../../lib/api.ts';
+import { paths } from '../../lib/paths.ts';
+import { BoardQrCode } from '../anonymous/BoardQrCode.tsx';
+import { BoardResults } from '../evaluations/BoardResults.tsx';
+import { useRights } from '../evaluations/permissions.ts';
+import { GiveFeedbackModal } from '../feedback/GiveFeedbackModal.tsx';
+import { useBoardCards, useBoards } from './api.ts';
 
-// Filled in by its issue; the route and its title exist from the foundation.
+export const BOARD_NOT_FOUND = 'Board not found';
+export const NO_CARDS = 'This board does not have any cards.';
+export const ASSIGN_CARDS = 'Assign cards to the board.';
+
+/** The board named in the path: its exact name, else the same name in another case. */
+export function findBoard(boards: Board[] | undefined, name: string): Board | undefined {
+  return boards?.find((b) => b.name === name) ?? boards?.find((b) => nameKey(b.name) === nameKey(name));
+}
+
+const byName = (a: { name: string }, b: { name: string }) =>
+  a.name.localeCompare(b.name, undefined, { numeric: true, sensitivity: 'base' });
+
+function BoardView({ org, board }: { org: string; board: Board }) {
+  const rights = useRights();
+  const cards = useBoardCards(board.id);
+  const [feedbackOpen, setFeedbackOpen] = useState(false);
+  const sorted = [...(cards.data?.cards ?? [])].sort(byName);
+  const withQr = board.hasAnonymous && sorted.length > 0;
+
+  const actions = rights.isEvaluator ? (
+    <Group gap="xs">
+      <Button component={Link} to={paths.evaluationSelection(org, board.name, board.id)} size="md">
+        Evaluate
+      </Button>
+      <Button variant="default" size="md" onClick={() => setFeedbackOpen(true)}>
+        Feedback
+      </Button>
+    </Group>
+  ) : undefined;
+
+  let body;
+  if (cards.isPending) body = <Loading label="Loading the board's cards" />;
+  else if (cards.isError) body = <ErrorText message={messageOf(cards.error, api.getCardsByBoardId)} />;
+  else if (sorted.length === 0) {
+    body = (
+      <Paper withBorder p="xl" ta="center">
+        <Stack gap={6} align="center">
+          <Text fw={600}>{NO_CARDS}</Text>
+          <Anchor component={Link} to={paths.home(org)} underline="always">
+            {ASSIGN_CARDS}
+          </Anchor>
+        </Stack>
+      </Paper>
+    );
+  } else {
+    const results = (
+      <BoardResults
+        boardID={board.id}
+        cards={sorted}
+        headingOrder={rights.isEvaluator ? 2 : 3}
+        wide={!withQr}
+      />
+    );
+    body = withQr ? (
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, md: 9 }}>{results}</Grid.Col>
+        <Grid.Col span={{ base: 12, md: 3 }}>
+          <Paper withBorder p="md" component="aside" aria-labelledby="anonymous-heading">
+            <Stack gap="xs" align="center">
+              <Title order={2} size="h5" id="anonymous-heading" ta="center">
+                Evaluate without an account
+              </Title>
+              <Text size="sm" c="dimmed" ta="center">
+                Scan the code with a phone to evaluate this board anonymously.
+              </Text>
+              <BoardQrCode boardID={board.id} boardName={board.name} size={168} />
+            </Stack>
+          </Paper>
+        </Grid.Col>
+      </Grid>
+    ) : (
+      results
+    );
+  }
+
+  return (
+    <Page title={board.name} actions={actions} size="xl">
+      {!rights.isEvaluator && (
+        <Title order={2} size="h3">
+          Recent Results
+        </Title>
+      )}
+      {body}
+      {rights.isEvaluator && (
+        <GiveFeedbackModal opened={feedbackOpen} boardID={board.id} onClose={() => setFeedbackOpen(false)} />
+      )}
+    </Page>
+  );
+}
+
 export function BoardViewPage() {
-  return <Page title="Board" />;
+  const { org = '', board: name = '' } = useParams();
+  const boards = useBoards();
+  const board = findBoard(boards.data?.boards, name);
+  if (boards.isPending) {
+    return (
+      <Page title={name}>
+        <Loading label="Loading the board" />
+      </Page>
+    );
+  }
+  if (!board) {
+    return (
+      <Page title={boards.isError ? name : BOARD_NOT_FOUND}>
+        {boards.isError ? (
+          <ErrorText message={messageOf(boards.error, api.getBoards)} />
+        ) : (
+          <Anchor component={Link} to={paths.home(org)} underline="always">
+            Back to the boards
+          </Anchor>
+        )}
+      </Page>
+    );
+  }
+  return <BoardView key={board.id} org={org} board={board} />;
 }

@@ -1,6 +1,164 @@
+/**
+ * One evaluation, in either reading of its path (docs/decisions/0004-evaluation-paths.md): the card's
+ * items to answer, Submit (add-results), then an offer to give feedback, then back to the board or to a
+ * same-site `redirect`. An evaluation already complete opens read-only.
+ */
+import { Anchor, Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { api, type ResultInput } from '../../../common/api/index.ts';
+import { ErrorText } from '../../components/ErrorText.tsx';
+import { Loading } from '../../components/Loading.tsx';
 import { Page } from '../../components/Page.tsx';
+import { ApiError, messageOf } from '../../lib/api.ts';
+import { paths } from '../../lib/paths.ts';
+import { safeRedirect } from '../accounts/afterLogin.ts';
+import { useBoards, useCard } from '../boards/api.ts';
+import { EvaluationFeedback } from '../feedback/EvaluationFeedback.tsx';
+import { GiveFeedbackModal } from '../feedback/GiveFeedbackModal.tsx';
+import { NotFoundPage } from '../misc/NotFoundPage.tsx';
+import { liveItems } from './answers.ts';
+import { useCompleteEvaluation, useEvaluation, useStartEvaluation } from './api.ts';
+import { EvaluationDetails } from './EvaluationDetails.tsx';
+import { EvaluationForm } from './EvaluationForm.tsx';
+import { useRights } from './permissions.ts';
+import { readEvaluationPath } from './readings.ts';
+import { ResultBadge } from './ResultBadge.tsx';
 
-// Filled in by its issue; the route and its title exist from the foundation.
+function Submitted({
+  boardID,
+  evalID,
+  pass,
+  back,
+}: {
+  boardID: number;
+  evalID: number;
+  pass: boolean;
+  back: string;
+}) {
+  const navigate = useNavigate();
+  const [giving, setGiving] = useState(false);
+  return (
+    <Page title="Evaluation submitted" size="sm">
+      <Paper withBorder p="lg">
+        <Stack gap="md">
+          <Group gap="sm">
+            <Text fw={600}>Result</Text>
+            <ResultBadge outcome={pass ? 'pass' : 'fail'} />
+          </Group>
+          <Text>Would you like to give feedback on this evaluation?</Text>
+          <Stack gap="sm">
+            <Button size="lg" fullWidth onClick={() => setGiving(true)}>
+              Give Feedback
+            </Button>
+            <Button size="lg" fullWidth variant="default" onClick={() => navigate(back)}>
+              Skip
+            </Button>
+          </Stack>
+        </Stack>
+      </Paper>
+      <GiveFeedbackModal
+        opened={giving}
+        boardID={boardID}
+        evaluationID={evalID}
+        onClose={() => setGiving(false)}
+        onSent={() => navigate(back)}
+      />
+    </Page>
+  );
+}
+
 export function EvaluationPage() {
-  return <Page title="Evaluation" />;
+  const params = useParams();
+  const { org = '' } = params;
+  const reading = readEvaluationPath(params);
+  const location = useLocation();
+  const [search] = useSearchParams();
+  const rights = useRights();
+  const started = (location.state as { started?: boolean } | null)?.started === true;
+  const member = reading.kind === 'member' ? reading : null;
+  const evalID = member?.evalID ?? null;
+  const boards = useBoards();
+  const card = useCard(member?.cardID ?? null);
+  // A fresh evaluation from the selection page is known to be open; any other is asked after.
+  const existing = useEvaluation(evalID, !started);
+  const start = useStartEvaluation();
+  const complete = useCompleteEvaluation();
+  const [failure, setFailure] = useState<string | null>(null);
+  const [done, setDone] = useState<{ evalID: number; pass: boolean } | null>(null);
+
+  if (!member) return <NotFoundPage />;
+  const boardName = member.board ?? boards.data?.boards.find((b) => b.id === member.boardID)?.name ?? null;
+  const back =
+    safeRedirect(search.get('redirect')) ?? (boardName ? paths.board(org, boardName) : paths.home(org));
+
+  if (done) return <Submitted boardID={member.boardID} evalID={done.evalID} pass={done.pass} back={back} />;
+
+  const backLink = (
+    <Anchor component={Link} to={back} underline="always">
+      {boardName ? `Back to ${boardName}` : 'Back'}
+    </Anchor>
+  );
+
+  // Already complete: read-only.
+  if (existing.data) {
+    const evaluation = existing.data.evaluation;
+    return (
+      <Page title={evaluation.cardName} size="sm">
+        <EvaluationDetails evaluation={evaluation} />
+        <EvaluationFeedback evaluation={evaluation} />
+        {backLink}
+      </Page>
+    );
+  }
+  const probeFailed =
+    existing.isError && !(existing.error instanceof ApiError && existing.error.status === 404);
+  if (probeFailed) {
+    return (
+      <Page title={member.card ?? 'Evaluation'} size="sm">
+        <ErrorText message={messageOf(existing.error, api.getEvaluation)} />
+        {backLink}
+      </Page>
+    );
+  }
+  if (!started && existing.isPending && evalID !== null) return <Loading label="Loading the evaluation" />;
+  if (!rights.isEvaluator) return <NotFoundPage />;
+
+  const submit = async (results: ResultInput[], pass: boolean) => {
+    setFailure(null);
+    let call: typeof api.addEvaluation | typeof api.addResults = api.addEvaluation;
+    try {
+      // The other reading may name no evaluation: it is started now, with its results.
+      const id = evalID ?? (await start.mutateAsync({ boardID: member.boardID, cardID: member.cardID })).id;
+      call = api.addResults;
+      await complete.mutateAsync({ evalID: id, results });
+      setDone({ evalID: id, pass });
+    } catch (error) {
+      setFailure(messageOf(error, call));
+      // Completed meanwhile (another tab): show it as it is.
+      if (error instanceof ApiError && error.status === 409) await existing.refetch();
+    }
+  };
+
+  const items = liveItems(card.data?.card.cardItems ?? []);
+  return (
+    <Page title={card.data?.card.name ?? member.card ?? 'Evaluation'} size="sm">
+      {boardName && (
+        <Text c="dimmed" mt={-8}>
+          {boardName}
+        </Text>
+      )}
+      {card.isPending && <Loading label="Loading the card" />}
+      <ErrorText message={card.error && messageOf(card.error, api.getCard)} />
+      {card.data && (
+        <EvaluationForm
+          items={items}
+          submitting={start.isPending || complete.isPending}
+          failure={failure}
+          onSubmit={submit}
+        />
+      )}
+      {backLink}
+    </Page>
+  );
 }

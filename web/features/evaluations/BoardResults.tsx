@@ -1,0 +1,133 @@
+/**
+ * The board view's results (SPEC §2): the view selector (This Month, Last 3 Evaluations, 28 Days) and each
+ * card's squares, refreshed every 30 s. One get-evaluations answer serves the three views.
+ */
+import { Group, SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core';
+import { format } from 'date-fns';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { api, type Card } from '../../../common/api/index.ts';
+import { EVALUATIONS_REFRESH_MS } from '../../../common/constants.ts';
+import { ErrorText } from '../../components/ErrorText.tsx';
+import { CheckIcon, XIcon } from '../../components/icons.tsx';
+import { Loading } from '../../components/Loading.tsx';
+import { messageOf } from '../../lib/api.ts';
+import { useBoardEvaluations } from './api.ts';
+import { BOARD_VIEWS, calendarWeeks, evaluationsStart, twentyEightDays, type BoardView } from './calendar.ts';
+import { CardCalendar } from './CardCalendar.tsx';
+import { CardLastThree } from './CardLastThree.tsx';
+import squareClasses from './EvaluationSquare.module.css';
+import { EvaluationModal } from './EvaluationModal.tsx';
+import { useNow } from './useNow.ts';
+
+const isView = (value: string | null): value is BoardView => BOARD_VIEWS.some((v) => v.value === value);
+
+function period(view: BoardView, now: Date): string {
+  if (view === 'month') return format(now, 'MMMM yyyy');
+  if (view === 'days28') {
+    const { first, last } = twentyEightDays(now);
+    return `${format(first, 'd MMM')} – ${format(last, 'd MMM yyyy')}`;
+  }
+  return 'Each card’s last three evaluations, oldest first';
+}
+
+function Legend() {
+  return (
+    <Group gap="md" aria-hidden="true">
+      <Group gap={6}>
+        <span className={squareClasses.square} data-pass="true" data-size="sm">
+          <CheckIcon size={12} />
+        </span>
+        <Text size="sm">Pass</Text>
+      </Group>
+      <Group gap={6}>
+        <span className={squareClasses.square} data-pass="false" data-size="sm">
+          <XIcon size={12} />
+        </span>
+        <Text size="sm">Fail</Text>
+      </Group>
+    </Group>
+  );
+}
+
+export function BoardResults({
+  boardID,
+  cards,
+  headingOrder,
+  wide,
+}: {
+  boardID: number;
+  cards: Pick<Card, 'id' | 'name'>[];
+  headingOrder: 2 | 3;
+  /** The whole width is the results' (no side panel beside them). */
+  wide: boolean;
+}) {
+  const [params, setParams] = useSearchParams();
+  const requested = params.get('view');
+  const view: BoardView = isView(requested) ? requested : 'month';
+  const now = useNow(EVALUATIONS_REFRESH_MS);
+  const evaluations = useBoardEvaluations(boardID, evaluationsStart(now).toISOString());
+  const [opened, setOpened] = useState<number | null>(null);
+  const list = evaluations.data?.evaluations ?? [];
+  const weeks = view === 'last3' ? [] : calendarWeeks(view, now);
+
+  return (
+    <Stack gap="sm">
+      <Group justify="space-between" gap="sm" align="center">
+        <SegmentedControl
+          aria-label="View"
+          value={view}
+          data={BOARD_VIEWS.map((v) => ({ value: v.value, label: v.label }))}
+          onChange={(value) =>
+            setParams(
+              (current) => {
+                const next = new URLSearchParams(current);
+                if (value === 'month') next.delete('view');
+                else next.set('view', value);
+                return next;
+              },
+              { replace: true },
+            )
+          }
+        />
+        <Legend />
+      </Group>
+      <Text size="sm" c="dimmed" data-testid="period">
+        {period(view, now)}
+      </Text>
+      <ErrorText message={evaluations.error && messageOf(evaluations.error, api.getEvaluations)} />
+      {evaluations.isPending ? (
+        <Loading label="Loading results" />
+      ) : (
+        <SimpleGrid
+          cols={
+            view === 'last3' ? { base: 1, xs: 2, md: wide ? 4 : 3 } : { base: 1, sm: 2, lg: wide ? 3 : 2 }
+          }
+          spacing="md"
+        >
+          {cards.map((card) =>
+            view === 'last3' ? (
+              <CardLastThree
+                key={card.id}
+                card={card}
+                evaluations={list}
+                headingOrder={headingOrder}
+                onOpen={setOpened}
+              />
+            ) : (
+              <CardCalendar
+                key={card.id}
+                card={card}
+                weeks={weeks}
+                evaluations={list}
+                headingOrder={headingOrder}
+                onOpen={setOpened}
+              />
+            ),
+          )}
+        </SimpleGrid>
+      )}
+      <EvaluationModal evalID={opened} onClose={() => setOpened(null)} />
+    </Stack>
+  );
+}

@@ -1,0 +1,117 @@
+/**
+ * Answering a card: its items in order, what is still unanswered (a count, the items marked, and Submit
+ * saying what is missing), then Submit. The answers become add-results' results.
+ */
+import { Button, Group, Stack, Text } from '@mantine/core';
+import { useState, type FormEvent } from 'react';
+import type { CardItem } from '../../../common/api/index.ts';
+import { ErrorText } from '../../components/ErrorText.tsx';
+import { noAnswers, toResults, unanswered, passes, type Answers } from './answers.ts';
+import classes from './EvaluationForm.module.css';
+import { Instruction, NumericQuestion, PassFailQuestion, TextQuestion } from './Questions.tsx';
+
+export const missingMessage = (count: number) =>
+  `Answer every Pass/Fail check before submitting: ${count} ${count === 1 ? 'is' : 'are'} still unanswered.`;
+
+function progress(total: number, left: number): string {
+  if (total === 0) return 'No checks to answer';
+  if (left === 0) return total === 1 ? 'The check is answered' : `All ${total} checks answered`;
+  return `${left} of ${total} ${total === 1 ? 'check' : 'checks'} unanswered`;
+}
+
+export function EvaluationForm({
+  items,
+  submitting,
+  failure,
+  onSubmit,
+}: {
+  items: CardItem[];
+  submitting: boolean;
+  failure: string | null;
+  onSubmit: (results: ReturnType<typeof toResults>, pass: boolean) => void;
+}) {
+  const [answers, setAnswers] = useState<Answers>(noAnswers);
+  const [attempted, setAttempted] = useState(false);
+  const checks = items.filter((item) => item.type === 'pass_fail');
+  const missing = unanswered(items, answers);
+  const checkNumbers = new Map(checks.map((item, index) => [item.id, index + 1]));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (missing.length) {
+      setAttempted(true);
+      const first = document.getElementById(`item-${missing[0]!.id}`);
+      first?.scrollIntoView({ behavior: 'smooth', block: 'center' });
+      first?.querySelector<HTMLElement>('[role="radio"]')?.focus({ preventScroll: true });
+      return;
+    }
+    onSubmit(toResults(items, answers), passes(items, answers));
+  };
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="Evaluation">
+      <Stack gap="md">
+        <Stack component="ol" gap="sm" p={0} m={0}>
+          {items.map((item) => {
+            if (item.type === 'pass_fail') {
+              return (
+                <PassFailQuestion
+                  key={item.id}
+                  item={item}
+                  number={checkNumbers.get(item.id)!}
+                  choice={answers.choices[item.id]}
+                  missing={attempted}
+                  onChoose={(choice) =>
+                    setAnswers((a) => ({ ...a, choices: { ...a.choices, [item.id]: choice } }))
+                  }
+                />
+              );
+            }
+            if (item.type === 'text') {
+              return (
+                <TextQuestion
+                  key={item.id}
+                  item={item}
+                  value={answers.texts[item.id] ?? ''}
+                  onChange={(text) => setAnswers((a) => ({ ...a, texts: { ...a.texts, [item.id]: text } }))}
+                />
+              );
+            }
+            if (item.type === 'numeric') {
+              return (
+                <NumericQuestion
+                  key={item.id}
+                  item={item}
+                  value={answers.numbers[item.id] ?? ''}
+                  onChange={(value) =>
+                    setAnswers((a) => ({ ...a, numbers: { ...a.numbers, [item.id]: value } }))
+                  }
+                />
+              );
+            }
+            return <Instruction key={item.id} item={item} />;
+          })}
+        </Stack>
+
+        <div className={classes.footer}>
+          <Stack gap="xs">
+            {attempted && missing.length > 0 && (
+              <Text size="sm" fw={600} c="var(--mantine-color-error)" role="alert">
+                {missingMessage(missing.length)}
+              </Text>
+            )}
+            <ErrorText message={failure} />
+            <Group justify="space-between" wrap="nowrap" gap="sm">
+              <Text size="sm" fw={600} aria-live="polite" data-testid="progress">
+                {progress(checks.length, missing.length)}
+              </Text>
+              <Button type="submit" size="lg" loading={submitting} miw={140}>
+                Submit
+              </Button>
+            </Group>
+          </Stack>
+        </div>
+      </Stack>
+    </form>
+  );
+}

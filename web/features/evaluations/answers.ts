@@ -1,0 +1,43 @@
+/** The answers of an evaluation in progress, and the results they become (add-results). */
+import type { CardItem, ResultInput } from '../../../common/api/index.ts';
+
+export type Choice = 'pass' | 'fail' | 'na';
+
+export interface Answers {
+  choices: Record<number, Choice | undefined>;
+  texts: Record<number, string>;
+  numbers: Record<number, number | string>;
+}
+
+export const noAnswers = (): Answers => ({ choices: {}, texts: {}, numbers: {} });
+
+/** The card's live items in card order. */
+export const liveItems = (items: CardItem[]) =>
+  items.filter((item) => !item.isDeleted).sort((a, b) => a.order - b.order || a.id - b.id);
+
+/** Pass/Fail items still without an answer (the server refuses the results until there are none). */
+export const unanswered = (items: CardItem[], answers: Answers) =>
+  items.filter((item) => item.type === 'pass_fail' && !answers.choices[item.id]);
+
+/** What the evaluation's outcome will be: no failed Pass/Fail item (N/A does not count). */
+export const passes = (items: CardItem[], answers: Answers) =>
+  !items.some((item) => item.type === 'pass_fail' && answers.choices[item.id] === 'fail');
+
+export function toResults(items: CardItem[], answers: Answers): ResultInput[] {
+  const results: ResultInput[] = [];
+  for (const item of items) {
+    if (item.type === 'pass_fail') {
+      const choice = answers.choices[item.id];
+      if (choice === 'na') results.push({ item_id: item.id, na: true });
+      else if (choice) results.push({ item_id: item.id, pass: choice === 'pass', na: false });
+    } else if (item.type === 'text') {
+      const text = (answers.texts[item.id] ?? '').trim();
+      if (text) results.push({ item_id: item.id, text_result: text });
+    } else if (item.type === 'numeric') {
+      const value = answers.numbers[item.id];
+      if (typeof value === 'number' && Number.isFinite(value))
+        results.push({ item_id: item.id, numeric_result: value });
+    }
+  }
+  return results;
+}
