@@ -60,7 +60,7 @@ async function qrUrlOf(page: Page, boardName: string): Promise<string> {
 }
 
 function itemOf(page: Page, text: string): Locator {
-  return page.getByTestId('answer-item').filter({ hasText: text });
+  return page.getByTestId('check').filter({ hasText: text });
 }
 
 async function decodeQr(code: Locator): Promise<string | undefined> {
@@ -125,7 +125,7 @@ for (const scheme of ['light', 'dark'] as const) {
       );
       const evalID = Number(new URL(phone.url()).pathname.split('/').at(-2));
       await expect(phone.getByRole('heading', { level: 1, name: 'Line 2 start-up' })).toBeVisible();
-      await expect(phone.getByTestId('instruction')).toHaveText('Switch the conveyor to manual.');
+      await expect(phone.getByTestId('instruction')).toHaveText('InstructionSwitch the conveyor to manual.');
       const guards = itemOf(phone, 'Guards are in place');
       const floor = itemOf(phone, 'Floor is dry');
       // N/A only where the item allows it; both still unanswered.
@@ -133,25 +133,28 @@ for (const scheme of ['light', 'dark'] as const) {
         guards.getByRole('radiogroup', { name: 'Guards are in place' }).getByRole('radio'),
       ).toHaveCount(2);
       await expect(floor.getByRole('radiogroup', { name: 'Floor is dry' }).getByRole('radio')).toHaveCount(3);
-      await expect(guards.getByText('Not answered yet')).toBeVisible();
-      await expect(floor.getByText('Not answered yet')).toBeVisible();
-      await expect(phone.getByTestId('progress')).toHaveText('0 of 2 answered');
+      await expect(guards.getByText('Unanswered')).toBeVisible();
+      await expect(floor.getByText('Unanswered')).toBeVisible();
+      await expect(phone.getByTestId('progress')).toHaveText('2 of 2 checks unanswered');
       await expectAccessible(phone, `anonymous evaluation, ${scheme}`);
 
       // Submit with an item unanswered: it is marked, and nothing is sent.
-      await guards.getByRole('radio', { name: 'Fail' }).check();
-      await expect(guards).toHaveAttribute('data-state', 'answered');
+      await guards.getByRole('radio', { name: 'Fail' }).click();
+      await expect(guards).toHaveAttribute('data-outcome', 'fail');
       await phone.getByRole('button', { name: 'Submit' }).click();
-      await expect(floor).toHaveAttribute('data-state', 'missing');
-      await expect(floor.getByText('Choose Pass, Fail or N/A.')).toBeVisible();
-      await expect(phone.getByTestId('progress')).toHaveText('1 of 2 answered · 1 still to answer');
+      await expect(floor).toHaveAttribute('data-missing', 'true');
+      await expect(floor.getByText('Not answered yet')).toBeVisible();
+      await expect(
+        phone.getByText('Answer every Pass/Fail check before submitting: 1 is still unanswered.'),
+      ).toBeVisible();
+      await expect(phone.getByTestId('progress')).toHaveText('1 of 2 checks unanswered');
       await expect(phone.getByRole('heading', { name: 'Results submitted' })).toHaveCount(0);
       await expectAccessible(phone, `anonymous evaluation with an item missing, ${scheme}`);
 
       // The answer buttons are big enough for a thumb.
-      const na = floor.locator('label').filter({ hasText: 'N/A' });
+      const na = floor.getByRole('radio', { name: 'N/A' });
       expect((await na.boundingBox())!.height).toBeGreaterThanOrEqual(48);
-      await floor.getByRole('radio', { name: 'N/A' }).check();
+      await na.click();
       await expect(phone.getByTestId('progress')).toHaveText('All 2 checks answered');
       // A failed Submit says so, and Submit again sends the same request (the same Idempotency-Key).
       const proxyError = { status: 500, contentType: 'text/plain', body: 'proxy error' };
@@ -311,8 +314,8 @@ for (const scheme of ['light', 'dark'] as const) {
       // A good key, then the board stops taking anonymous evaluations halfway through.
       await phone.goto(`${selection}${key}`);
       await phone.getByRole('button', { name: 'Line 2 start-up' }).click();
-      await itemOf(phone, 'Guards are in place').getByRole('radio', { name: 'Pass' }).check();
-      await itemOf(phone, 'Floor is dry').getByRole('radio', { name: 'Pass' }).check();
+      await itemOf(phone, 'Guards are in place').getByRole('radio', { name: 'Pass' }).click();
+      await itemOf(phone, 'Floor is dry').getByRole('radio', { name: 'Pass' }).click();
       await s.env.db.updateTable('boards').set({ has_anonymous: 0 }).where('id', '=', board.id).execute();
       await phone.getByRole('button', { name: 'Submit' }).click();
       await expect(phone.getByRole('alert').filter({ hasText: KEY_REFUSED })).toBeVisible();

@@ -122,3 +122,16 @@ export const MessageIcon = (p: P) => (
     <path d="M18 4a3 3 0 0 1 3 3v8a3 3 0 0 1 -3 3h-5l-5 3v-3h-2a3 3 0 0 1 -3 -3v-8a3 3 0 0 1 3 -3h12z" />
   </Icon>
 );
+
+export const CircleCheckIcon = (p: P) => (
+  <Icon {...p}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M8.5 12l2.5 2.5l4.5 -5" />
+  </Icon>
+);
+
+export const ChevronRightIcon = (p: P) => (
+  <Icon strokeWidth={2.5} {...p}>
+    <path d="M9 6l6 6l-6 6" />
+  </Icon>
+);

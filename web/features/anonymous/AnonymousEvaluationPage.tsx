@@ -7,22 +7,21 @@
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
-import { api, type CardItem } from '../../../common/api/index.ts';
-import type { ResultInput } from '../../../common/api/inputs.ts';
+import { api } from '../../../common/api/index.ts';
 import { ErrorText } from '../../components/ErrorText.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { Page } from '../../components/Page.tsx';
 import { messageOf } from '../../lib/api.ts';
 import { useCallMutation } from '../../lib/mutation.ts';
 import { paths } from '../../lib/paths.ts';
+import { liveItems } from '../evaluations/answers.ts';
+import { EvaluationForm } from '../evaluations/EvaluationForm.tsx';
 import { readEvaluationPath } from '../evaluations/readings.ts';
+import { FeedbackModal } from '../feedback/GiveFeedbackModal.tsx';
 import { NotFoundPage } from '../misc/NotFoundPage.tsx';
 import { AnonymousProblem } from './AnonymousProblem.tsx';
-import { AnswerItem, isAnswerable, needsAnswer, type Answer } from './AnswerItem.tsx';
 import { useAnonymousBoard, useAnonymousCard, type AnonymousAccess } from './api.ts';
-import { GiveFeedbackModal } from './GiveFeedbackModal.tsx';
-import classes from './Anonymous.module.css';
-import { CircleCheckMark } from './marks.tsx';
+import { CircleCheckIcon } from '../../components/icons.tsx';
 import type { ThankYouState } from './ThankYouPage.tsx';
 
 export const RESULTS_SUBMITTED = 'Results submitted';
@@ -46,29 +45,15 @@ export function AnonymousEvaluationPage() {
   );
 }
 
-function resultsOf(items: CardItem[], answers: Record<number, Answer>): ResultInput[] {
-  return items.filter(isAnswerable).map((item) => {
-    const answer = answers[item.id];
-    if (item.type === 'pass_fail') {
-      return answer?.choice === 'na'
-        ? { item_id: item.id, pass: null, na: true }
-        : { item_id: item.id, pass: answer?.choice === 'pass', na: false };
-    }
-    if (item.type === 'text') return { item_id: item.id, text_result: answer?.text?.trim() || null };
-    return { item_id: item.id, numeric_result: answer?.numeric ?? null };
-  });
-}
-
 function Evaluation({ access, cardID, evalID }: { access: AnonymousAccess; cardID: number; evalID: number }) {
   const navigate = useNavigate();
   const location = useLocation();
   const submitted = (location.state as EvaluationState | null)?.submitted === true;
   const board = useAnonymousBoard(access);
   const card = useAnonymousCard(access, cardID);
-  const [answers, setAnswers] = useState<Record<number, Answer>>({});
-  const [triedSubmit, setTriedSubmit] = useState(false);
   const [feedbackOpen, setFeedbackOpen] = useState(false);
   const send = useCallMutation(api.addResultsAnon);
+  const addFeedback = useCallMutation(api.addFeedbackAnon);
   const cancel = useCallMutation(api.deleteEvaluationAnon);
 
   const failed = board.error ?? card.error;
@@ -94,28 +79,16 @@ function Evaluation({ access, cardID, evalID }: { access: AnonymousAccess; cardI
 
   const boardName = board.data.board.name;
   const cardName = card.data.card.name;
-  const items = card.data.card.cardItems
-    .filter((item) => !item.isDeleted)
-    .sort((a, b) => a.order - b.order || a.id - b.id);
-  const answerable = items.filter(isAnswerable);
-  const missing = items.filter((item) => needsAnswer(item, answers[item.id]));
-  const required = items.filter((item) => item.type === 'pass_fail').length;
+  const items = liveItems(card.data.card.cardItems);
 
   const toThankYou = (feedbackGiven: boolean) =>
     navigate(paths.thankYou(access.orgName, boardName), {
       state: { ...access, cardName, feedbackGiven } satisfies ThankYouState,
     });
 
-  const onSubmit = () => {
-    if (missing.length > 0) {
-      setTriedSubmit(true);
-      const first = document.getElementById(`item-${missing[0]!.id}`);
-      first?.scrollIntoView({ behavior: 'smooth', block: 'center' });
-      first?.querySelector<HTMLInputElement>('input[type="radio"]')?.focus({ preventScroll: true });
-      return;
-    }
+  const onSubmit = (results: Parameters<typeof send.mutate>[0]['results']) => {
     send.mutate(
-      { ...access, evalID, results: resultsOf(items, answers) },
+      { ...access, evalID, results },
       {
         onSuccess: () => {
           navigate(location.pathname, {
@@ -146,7 +119,7 @@ function Evaluation({ access, cardID, evalID }: { access: AnonymousAccess; cardI
         <Paper withBorder p="lg" data-testid="results-submitted">
           <Stack gap="md">
             <Group gap="sm" wrap="nowrap">
-              <CircleCheckMark size={32} />
+              <CircleCheckIcon size={32} />
               <Title order={2} size="h3">
                 {RESULTS_SUBMITTED}
               </Title>
@@ -162,10 +135,10 @@ function Evaluation({ access, cardID, evalID }: { access: AnonymousAccess; cardI
             </Stack>
           </Stack>
         </Paper>
-        <GiveFeedbackModal
+        <FeedbackModal
           opened={feedbackOpen}
-          access={access}
-          evalID={evalID}
+          call={api.addFeedbackAnon}
+          send={(content) => addFeedback.mutateAsync({ ...access, evalID, content })}
           onClose={() => setFeedbackOpen(false)}
           onSent={() => toThankYou(true)}
         />
@@ -173,7 +146,6 @@ function Evaluation({ access, cardID, evalID }: { access: AnonymousAccess; cardI
     );
   }
 
-  const answered = required - missing.length;
   return (
     <Page title={cardName} size="sm" hideTitle>
       <Group justify="space-between" align="flex-end" gap="sm">
@@ -199,42 +171,12 @@ function Evaluation({ access, cardID, evalID }: { access: AnonymousAccess; cardI
         </Button>
       </Group>
       <ErrorText message={cancel.error ? messageOf(cancel.error, api.deleteEvaluationAnon) : null} />
-      {answerable.length === 0 && <Text>This card has nothing to answer. Submit to record it.</Text>}
-      <Stack gap="md">
-        {items.map((item) => (
-          <AnswerItem
-            key={item.id}
-            item={item}
-            number={answerable.indexOf(item) + 1}
-            total={answerable.length}
-            answer={answers[item.id]}
-            showMissing={triedSubmit}
-            onChange={(answer) => setAnswers((current) => ({ ...current, [item.id]: answer }))}
-          />
-        ))}
-      </Stack>
-      <div className={classes.bar}>
-        <Stack gap="xs">
-          <ErrorText message={send.error ? messageOf(send.error, api.addResultsAnon) : null} />
-          {required > 0 && (
-            <Text
-              size="sm"
-              fw={600}
-              ta="center"
-              c={triedSubmit && missing.length ? 'var(--mantine-color-error)' : undefined}
-              aria-live="polite"
-              data-testid="progress"
-            >
-              {missing.length === 0
-                ? `All ${required} checks answered`
-                : `${answered} of ${required} answered${triedSubmit ? ` · ${missing.length} still to answer` : ''}`}
-            </Text>
-          )}
-          <Button size="xl" fullWidth onClick={onSubmit} loading={send.isPending} disabled={cancel.isPending}>
-            Submit
-          </Button>
-        </Stack>
-      </div>
+      <EvaluationForm
+        items={items}
+        submitting={send.isPending}
+        failure={send.error ? messageOf(send.error, api.addResultsAnon) : null}
+        onSubmit={onSubmit}
+      />
     </Page>
   );
 }

@@ -17,7 +17,7 @@ import { NotFoundPage } from '../misc/NotFoundPage.tsx';
 import { AnonymousProblem, idFrom } from './AnonymousProblem.tsx';
 import { useAnonymousBoard, useAnonymousCards, type AnonymousAccess } from './api.ts';
 import classes from './Anonymous.module.css';
-import { ChevronMark } from './marks.tsx';
+import { ChevronRightIcon } from '../../components/icons.tsx';
 
 export const NO_CARDS = 'This board does not have any cards.';
 
@@ -78,7 +78,7 @@ function Selection({ access }: { access: AnonymousAccess }) {
                     variant="default"
                     className={classes.cardButton}
                     justify="space-between"
-                    rightSection={<ChevronMark />}
+                    rightSection={<ChevronRightIcon />}
                     loading={starting}
                     disabled={start.isPending && !starting}
                     onClick={() =>

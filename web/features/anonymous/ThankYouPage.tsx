@@ -8,7 +8,7 @@ import { Link, useLocation, useParams } from 'react-router';
 import { Page } from '../../components/Page.tsx';
 import { paths } from '../../lib/paths.ts';
 import { useAnonymousCards, type AnonymousAccess } from './api.ts';
-import { CircleCheckMark } from './marks.tsx';
+import { CircleCheckIcon } from '../../components/icons.tsx';
 
 export interface ThankYouState extends AnonymousAccess {
   cardName: string;
@@ -37,7 +37,7 @@ export function ThankYouPage() {
     <Page title="Thank You" size="sm" hideTitle>
       <Paper withBorder p={{ base: 'md', xs: 'xl' }} data-testid="thank-you">
         <Stack gap="md" align="center" ta="center">
-          <CircleCheckMark size={64} color="var(--mantine-color-green-filled)" />
+          <CircleCheckIcon size={64} color="var(--mantine-color-green-filled)" />
           <Title order={1} size="h2">
             Thank you!
           </Title>
