@@ -215,8 +215,7 @@ for (const scheme of ['light', 'dark'] as const) {
       expect((await visitor.cookies()).map((c) => c.name)).toEqual([]);
       await visitor.close();
 
-      // The signed-in viewer sees the anonymous result on the board (through the API: the board view is
-      // being built in parallel, issue 5).
+      // The signed-in viewer sees the anonymous result: through the API, then on the board view.
       const since = new Date(Date.now() - 60 * 60_000).toISOString();
       const listed = await page.request.post('/api/get-evaluations', {
         data: { boardID: board.id, startDateTime: since },
@@ -259,6 +258,20 @@ for (const scheme of ['light', 'dark'] as const) {
           userName: 'Anonymous',
         }),
       ]);
+
+      await page.goto(`/q/${enc(org)}/boards/${enc(board.name)}`);
+      await expect(page.getByRole('heading', { level: 2, name: 'Recent Results' })).toBeVisible();
+      const square = page
+        .getByTestId('card-results')
+        .filter({ has: page.getByRole('heading', { name: 'Line 2 start-up' }) })
+        .locator('td[aria-current="date"]')
+        .getByRole('button', { name: /^Fail, .+, by Anonymous$/ });
+      await expect(square).toBeVisible();
+      await square.click();
+      const opened = page.getByRole('dialog', { name: 'Line 2 start-up' });
+      await expect(opened).toContainText('Guards are in place');
+      await expect(opened).toContainText('The left guard on the conveyor is missing.');
+      await expectAccessible(page, `board view with the anonymous result, ${scheme}`);
     });
 
     test('an expired or wrong key asks to scan the QR code again, and never for a sign-in', async ({
