@@ -1,6 +1,9 @@
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
 import { inflateRawSync } from 'node:zlib';
+import type { FastifyBaseLogger } from 'fastify';
 import ExcelJS from 'exceljs';
-import { expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   buildBoard,
   buildCard,
@@ -12,8 +15,9 @@ import {
 } from '../../test/factories.ts';
 import { call, describeEachDatabase, type TestEnv } from '../../test/harness.ts';
 import { nameKey } from '../../../common/validation.ts';
+import { FEEDBACK_EXPORT_BATCH } from '../feedback/excel.ts';
 import { EXPORT_BATCH } from './excel.ts';
-import { plainText, XLSX_CONTENT_TYPE, workbookMessages } from './workbook.ts';
+import { plainText, streamWorkbook, XLSX_CONTENT_TYPE, workbookMessages } from './workbook.ts';
 
 const MINUTE = 60_000;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -376,6 +380,94 @@ describeEachDatabase('get-excel', (env) => {
   });
 });
 
+describe('streaming a workbook', () => {
+  /** Resolves once `value()` has stopped changing for a while. */
+  async function settled(value: () => number) {
+    let before = -1;
+    while (before !== value()) {
+      before = value();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    return before;
+  }
+
+  /** Batches of 10 rows of incompressible text (40 KB a batch), counting how many were asked for. */
+  function source(count: number) {
+    const state = { pulled: 0, closed: false };
+    async function* batches() {
+      try {
+        for (let b = 0; b < count; b++) {
+          state.pulled++;
+          yield Array.from({ length: 10 }, (_, i) => [b * 10 + i, randomBytes(3000).toString('base64')]);
+        }
+      } finally {
+        state.closed = true;
+      }
+    }
+    return { state, batches: batches() };
+  }
+
+  const columns = [
+    { header: 'N', width: 8 },
+    { header: 'Text', width: 40 },
+  ];
+
+  it('holds the export while nobody reads, and stops it when the download is dropped', async () => {
+    const { state, batches } = source(1000);
+    const log = { error: vi.fn() };
+    const answer = await streamWorkbook({
+      filename: 'x.xlsx',
+      sheetName: 'Rows',
+      columns,
+      batches,
+      log: log as unknown as FastifyBaseLogger,
+    });
+    // Nobody reads: the export stops once a few megabytes wait between exceljs, the zip and the response
+    // (about 7 MB of this incompressible text: 180 batches), far from the 40 MB.
+    const held = await settled(() => state.pulled);
+    expect(held).toBeLessThan(300);
+    expect(state.closed).toBe(false);
+    // The client goes away (Fastify destroys the body when the response closes early).
+    const atDrop = state.pulled;
+    answer.file.body.destroy();
+    await settled(() => state.pulled);
+    expect(state.pulled - atDrop).toBeLessThanOrEqual(1);
+    expect(state.closed).toBe(true);
+    expect(log.error).not.toHaveBeenCalled();
+  });
+
+  it('gives a slow reader the whole file', async () => {
+    const { state, batches } = source(300);
+    const answer = await streamWorkbook({
+      filename: 'x.xlsx',
+      sheetName: 'Rows',
+      columns,
+      batches,
+      log: { error: vi.fn() } as unknown as FastifyBaseLogger,
+    });
+    const chunks: Buffer[] = [];
+    await new Promise<void>((resolve, reject) => {
+      answer.file.body
+        .pipe(
+          new Writable({
+            highWaterMark: 16 * 1024,
+            write(chunk: Buffer, _encoding, done) {
+              chunks.push(chunk);
+              setTimeout(done, 1);
+            },
+          }),
+        )
+        .on('finish', resolve)
+        .on('error', reject);
+    });
+    expect(state).toEqual({ pulled: 300, closed: true });
+    const numbers = cellsOf(await readSheet(Buffer.concat(chunks)), 1)
+      .slice(1)
+      .map((row) => row[0]!.value);
+    expect(numbers).toEqual(Array.from({ length: 3000 }, (_, i) => i));
+  });
+});
+
 describeEachDatabase('get-feedback-excel', (env) => {
   it('exports the matching feedback, one row each, checked cell by cell, with no formula', async () => {
     const s = await setup(env);
@@ -430,6 +522,48 @@ describeEachDatabase('get-feedback-excel', (env) => {
       { cookie: s.team.admin.cookie },
     );
     expect(cellsOf(await readSheet(everyone.body), 5)).toHaveLength(4);
+  });
+
+  it('exports feedback across batches, newest first, none missing or repeated', async () => {
+    const s = await setup(env);
+    const now = env.clock.now();
+    const count = FEEDBACK_EXPORT_BATCH * 2 + 13;
+    const values = Array.from({ length: count }, (_, i) => ({
+      org_id: s.team.org.id,
+      evaluation_id: null,
+      board_id: s.board.id,
+      card_id: null,
+      user_id: s.team.evaluator.id,
+      anon_key_id: null,
+      user_name: s.team.evaluator.email,
+      board_name: s.board.name,
+      card_name: null,
+      user_name_key: nameKey(s.team.evaluator.email),
+      board_name_key: nameKey(s.board.name),
+      card_name_key: '',
+      content: `Note ${i}`,
+      // Pairs share a time: the id orders them.
+      created_at: now - Math.floor(i / 2) * MINUTE,
+      updated_at: now,
+    }));
+    for (let i = 0; i < count; i += 100) {
+      await env.db
+        .insertInto('feedback')
+        .values(values.slice(i, i + 100))
+        .execute();
+    }
+    const expected = await env.db
+      .selectFrom('feedback')
+      .select('content')
+      .where('org_id', '=', s.team.org.id)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    const answer = await call(env, 'getFeedbackExcel', {}, { cookie: s.team.evaluator.cookie });
+    const contents = cellsOf(await readSheet(answer.body), 5)
+      .slice(1)
+      .map((row) => row[4]!.value);
+    expect(contents).toEqual(expected.map((row) => row.content));
   });
 
   it('refuses get-feedback-excel without a session (401) and to a viewer (403)', async () => {

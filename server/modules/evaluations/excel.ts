@@ -18,7 +18,7 @@ import {
 export const EXPORT_BATCH = 10;
 export const DATE_FORMAT = 'yyyy-mm-dd hh:mm:ss';
 
-export function evaluationColumns(clock: WallClock): Column[] {
+export function evaluationSheetColumns(clock: WallClock): Column[] {
   return [
     { header: `Completed (${clock.timeZone})`, width: 20, numFmt: DATE_FORMAT },
     { header: 'Board', width: 24 },
@@ -147,7 +147,7 @@ export async function exportEvaluations(
   return streamWorkbook({
     filename: exportFilename('Evaluations', clock, now),
     sheetName: 'Evaluations',
-    columns: evaluationColumns(clock),
+    columns: evaluationSheetColumns(clock),
     batches: evaluationBatches(db, caller.orgId, filter, clock),
     log,
   });

@@ -164,7 +164,7 @@ export async function streamWorkbook(options: {
     if (!out.destroyed) out.destroy(error);
   });
   write().catch(async (error: unknown) => {
-    await batches.return?.();
+    await Promise.resolve(batches.return?.()).catch(() => {});
     if (error instanceof ClientGone) return;
     log.error({ err: error }, 'Excel export failed');
     out.destroy(error instanceof Error ? error : new Error(String(error)));

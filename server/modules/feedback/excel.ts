@@ -4,7 +4,7 @@ import type { ExportRequest } from '../../../common/api/inputs.ts';
 import type { Db } from '../../db/index.ts';
 import type { FileAnswer } from '../../http/handlers.ts';
 import type { Caller } from '../evaluations/caller.ts';
-import { DATE_FORMAT, EXPORT_BATCH, exportFilter } from '../evaluations/excel.ts';
+import { DATE_FORMAT, exportFilter } from '../evaluations/excel.ts';
 import type { SearchFilter } from '../evaluations/search.ts';
 import {
   exportFilename,
@@ -15,7 +15,7 @@ import {
 } from '../evaluations/workbook.ts';
 import { feedbackPage, type FeedbackRow } from './service.ts';
 
-export function feedbackColumns(clock: WallClock): Column[] {
+export function feedbackSheetColumns(clock: WallClock): Column[] {
   return [
     { header: `Created (${clock.timeZone})`, width: 20, numFmt: DATE_FORMAT },
     { header: 'Board', width: 24 },
@@ -23,6 +23,15 @@ export function feedbackColumns(clock: WallClock): Column[] {
     { header: 'User', width: 28 },
     { header: 'Feedback', width: 80 },
   ];
+}
+
+/** Feedback is one row each (an evaluation is ten): a batch of 100 lives as briefly as 10 evaluations. */
+export const FEEDBACK_EXPORT_BATCH = 100;
+
+function* rowsOf(clock: WallClock, rows: FeedbackRow[]): Generator<CellValue[]> {
+  for (const row of rows) {
+    yield [clock.wall(row.created_at), row.board_name, row.card_name, row.user_name, row.content];
+  }
 }
 
 async function* feedbackBatches(
@@ -33,16 +42,10 @@ async function* feedbackBatches(
 ): AsyncGenerator<Iterable<CellValue[]>> {
   let after: SearchFilter['after'] = null;
   for (;;) {
-    const rows: FeedbackRow[] = await feedbackPage(db, orgId, { ...filter, after }, EXPORT_BATCH);
+    const rows: FeedbackRow[] = await feedbackPage(db, orgId, { ...filter, after }, FEEDBACK_EXPORT_BATCH);
     if (!rows.length) return;
-    yield rows.map((row) => [
-      clock.wall(row.created_at),
-      row.board_name,
-      row.card_name,
-      row.user_name,
-      row.content,
-    ]);
-    if (rows.length < EXPORT_BATCH) return;
+    yield rowsOf(clock, rows);
+    if (rows.length < FEEDBACK_EXPORT_BATCH) return;
     const last = rows.at(-1)!;
     after = { time: last.created_at, id: last.id };
   }
@@ -60,7 +63,7 @@ export async function exportFeedback(
   return streamWorkbook({
     filename: exportFilename('Feedback', clock, now),
     sheetName: 'Feedback',
-    columns: feedbackColumns(clock),
+    columns: feedbackSheetColumns(clock),
     batches: feedbackBatches(db, caller.orgId, filter, clock),
     log,
   });

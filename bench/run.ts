@@ -1,0 +1,663 @@
+/**
+ * `npm run bench`: issue 5's performance figures, on SQLite and on PostgreSQL (bench/README.md).
+ *
+ * For each database: create it, migrate it with the server's migrations, seed it in bulk (bench/seed.ts),
+ * EXPLAIN the hot queries (bench/explain.ts), then run the real server in a child process (bench/server.ts)
+ * and measure it over HTTP: get-evaluations, search-evaluations pages 1 and 1,000, add-results at N
+ * concurrent evaluators, and get-excel of 100,000 evaluations in a fresh server process (rows per second,
+ * peak RSS, RSS growth from 10% to 100% of the file). Prints a table; writes JSON and plans to bench/results/.
+ */
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { api } from '../common/api/index.ts';
+import { SESSION_COOKIE } from '../server/auth/sessions.ts';
+import { hashToken, randomToken } from '../server/auth/tokens.ts';
+import { openDatabase, type Database } from '../server/db/index.ts';
+import { migrateToLatest } from '../server/db/migrate.ts';
+import { explainHotQueries, type HotContext, type Location } from './explain.ts';
+import { Client, load, sequential, type Stats } from './http.ts';
+import { ITEMS_PER_CARD, postgresBulk, seed, sqliteBulk, type Bulk, type SeedPlan } from './seed.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const resultsDir = path.join(here, 'results');
+const number = (name: string, fallback: number) => {
+  const value = process.env[name];
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value.replaceAll('_', ''));
+  if (!Number.isFinite(parsed) || parsed < 0) throw new Error(`${name} must be a number (got "${value}")`);
+  return parsed;
+};
+
+const EVALUATIONS = number('BENCH_EVALUATIONS', 1_000_000);
+const OTHER_EVALUATIONS = number('BENCH_OTHER_EVALUATIONS', Math.round(EVALUATIONS / 5));
+const EXPORT_EVALUATIONS = number(
+  'BENCH_EXPORT_EVALUATIONS',
+  Math.min(100_000, Math.floor(EVALUATIONS / 10)),
+);
+const CONCURRENCY = number('BENCH_CONCURRENCY', 50);
+const PER_EVALUATOR = number('BENCH_RESULTS_PER_EVALUATOR', 20);
+const SAMPLES = number('BENCH_SAMPLES', 300);
+const THINK_MS = number('BENCH_THINK_MS', 1000);
+const PAGE = Math.max(1, Math.min(1000, Math.floor(EVALUATIONS / 48)));
+const DATABASES = (process.env.BENCH_DATABASES ?? 'sqlite,postgres').split(',').map((d) => d.trim()) as (
+  'sqlite' | 'postgres'
+)[];
+const PG_URL =
+  process.env.BENCH_PG_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const REUSE = process.env.BENCH_REUSE === '1';
+const KEEP = REUSE || process.env.BENCH_KEEP === '1';
+const DAY = 24 * 60 * 60_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+const say = (line: string) => console.log(line);
+const secondsSince = (start: number) => `${((performance.now() - start) / 1000).toFixed(1)} s`;
+
+const plan: SeedPlan = {
+  evaluations: EVALUATIONS,
+  otherOrganisations: 20,
+  otherEvaluations: OTHER_EVALUATIONS,
+  boards: 50,
+  cardsPerBoard: 10,
+  evaluators: Math.max(100, CONCURRENCY),
+  now: Date.now(),
+};
+const planKey = JSON.stringify({
+  v: 1,
+  evaluations: EVALUATIONS,
+  other: OTHER_EVALUATIONS,
+  evaluators: plan.evaluators,
+});
+
+interface Prepared {
+  location: Location;
+  databaseUrl: string;
+  drop(): Promise<void>;
+}
+
+async function adminQuery(text: string) {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    return await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+async function isSeeded(database: Database): Promise<boolean> {
+  const row = await database.db
+    .selectFrom('app_settings')
+    .select('value')
+    .where('name', '=', 'bench_plan')
+    .executeTakeFirst()
+    .catch(() => undefined);
+  return row?.value === planKey;
+}
+
+async function seedInto(database: Database, bulk: Bulk) {
+  const started = performance.now();
+  say(
+    `  seeding ${EVALUATIONS.toLocaleString('en')} evaluations (+${OTHER_EVALUATIONS.toLocaleString('en')} in 20 other organisations)`,
+  );
+  const seeded = await seed(bulk, plan, (line) => say(line));
+  say(`  ${seeded.results.toLocaleString('en')} results; seeded in ${secondsSince(started)}`);
+  const analysed = performance.now();
+  await bulk.run(bulk.dialect === 'postgres' ? 'vacuum analyze' : 'analyze');
+  say(`  ${bulk.dialect === 'postgres' ? 'vacuum analyze' : 'analyze'}: ${secondsSince(analysed)}`);
+  await database.db.insertInto('app_settings').values({ name: 'bench_plan', value: planKey }).execute();
+}
+
+async function prepare(dialect: 'sqlite' | 'postgres'): Promise<Prepared> {
+  if (dialect === 'sqlite') {
+    const file =
+      process.env.BENCH_SQLITE_FILE || path.join(os.tmpdir(), `checkboard-bench-${EVALUATIONS}.sqlite`);
+    const remove = () => {
+      for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+    };
+    let database = existsSync(file) && REUSE ? openDatabase({ kind: 'sqlite', file }) : null;
+    if (!database || !(await isSeeded(database))) {
+      await database?.close();
+      remove();
+      database = openDatabase({ kind: 'sqlite', file });
+      await migrateToLatest(database.db, 'sqlite');
+      const bulk = sqliteBulk(file);
+      await seedInto(database, bulk);
+      await bulk.run('pragma wal_checkpoint(truncate)');
+      await bulk.close();
+    } else say(`  reusing ${file}`);
+    await database.close();
+    return {
+      location: { dialect, file },
+      databaseUrl: `sqlite:${file}`,
+      drop: async () => (KEEP ? undefined : remove()),
+    };
+  }
+  const name = REUSE
+    ? `checkboard_bench_${EVALUATIONS}`
+    : `checkboard_bench_${randomBytes(4).toString('hex')}`;
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  const exists = (await adminQuery(`select 1 from pg_database where datname = '${name}'`)).rowCount === 1;
+  let database = exists ? openDatabase({ kind: 'postgres', url: url.toString() }) : null;
+  if (!database || !(await isSeeded(database))) {
+    await database?.close();
+    await adminQuery(`drop database if exists ${name} with (force)`);
+    await adminQuery(`create database ${name}`);
+    database = openDatabase({ kind: 'postgres', url: url.toString() });
+    await migrateToLatest(database.db, 'postgres');
+    const bulk = await postgresBulk(url.toString());
+    await seedInto(database, bulk);
+    await bulk.close();
+  } else say(`  reusing database ${name}`);
+  await database.close();
+  return {
+    location: { dialect, url: url.toString() },
+    databaseUrl: url.toString(),
+    drop: async () => {
+      if (!KEEP) await adminQuery(`drop database if exists ${name} with (force)`);
+    },
+  };
+}
+
+interface Fixture extends HotContext {
+  boards: { id: number; cardIds: number[] }[];
+  itemsOf: Map<number, { id: number; position: number }[]>;
+  evaluators: { id: number; email: string; cookie: string }[];
+  ownerCookie: string;
+  exportEvaluations: number;
+  exportRows: number;
+}
+
+/** Ids, sessions and cursors the measurements need, read from the seeded database. */
+async function fixture(databaseUrl: string): Promise<Fixture> {
+  const config = databaseUrl.startsWith('sqlite:')
+    ? ({ kind: 'sqlite', file: databaseUrl.slice('sqlite:'.length) } as const)
+    : ({ kind: 'postgres', url: databaseUrl } as const);
+  const { db, close } = openDatabase(config);
+  try {
+    const org = await db
+      .selectFrom('organizations')
+      .select('id')
+      .where('name', '=', 'Bench Main')
+      .executeTakeFirstOrThrow();
+    const users = await db
+      .selectFrom('users')
+      .select(['id', 'email', 'role'])
+      .where('org_id', '=', org.id)
+      .orderBy('id')
+      .execute();
+    const owner = users.find((u) => u.role === 'owner')!;
+    const evaluatorRows = users.filter((u) => u.role === 'evaluator').slice(0, CONCURRENCY);
+    const boardCards = await db
+      .selectFrom('board_cards')
+      .select(['board_id', 'card_id'])
+      .where('org_id', '=', org.id)
+      .orderBy('board_id')
+      .orderBy('card_id')
+      .execute();
+    const boards = new Map<number, number[]>();
+    for (const row of boardCards)
+      boards.set(row.board_id, [...(boards.get(row.board_id) ?? []), row.card_id]);
+    const items = await db
+      .selectFrom('card_items')
+      .select(['id', 'card_id', 'position'])
+      .where('org_id', '=', org.id)
+      .orderBy('card_id')
+      .orderBy('position')
+      .execute();
+    const itemsOf = new Map<number, { id: number; position: number }[]>();
+    for (const item of items) itemsOf.set(item.card_id, [...(itemsOf.get(item.card_id) ?? []), item]);
+
+    const now = Date.now();
+    const session = async (user: { id: number }) => {
+      const token = randomToken();
+      await db
+        .insertInto('sessions')
+        .values({
+          org_id: org.id,
+          user_id: user.id,
+          token_hash: hashToken(token),
+          created_at: now,
+          last_seen_at: now,
+          idle_expires_at: now + 12 * 60 * 60_000,
+          absolute_expires_at: now + 12 * 60 * 60_000,
+        })
+        .execute();
+      return `${SESSION_COOKIE}=${token}`;
+    };
+    const evaluators = [];
+    for (const user of evaluatorRows)
+      evaluators.push({ id: user.id, email: user.email, cookie: await session(user) });
+
+    const newest = () =>
+      db
+        .selectFrom('evaluations')
+        .select(['id', 'completed_at'])
+        .where('org_id', '=', org.id)
+        .where('completed_at', 'is not', null)
+        .where('completed_at', '<=', plan.now)
+        .orderBy('completed_at', 'desc')
+        .orderBy('id', 'desc');
+    const first = await newest().limit(1).executeTakeFirstOrThrow();
+    const cursor = await newest()
+      .offset((PAGE - 1) * 48 - 1)
+      .limit(1)
+      .executeTakeFirst();
+    const exportFrom = await newest()
+      .offset(EXPORT_EVALUATIONS - 1)
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    const exported = await db
+      .selectFrom('evaluations')
+      .innerJoin('results', 'results.evaluation_id', 'evaluations.id')
+      .select((eb) => [
+        eb.fn.count<number>('results.id').as('rows'),
+        eb.fn.count<number>('evaluations.id').distinct().as('evaluations'),
+      ])
+      .where('evaluations.org_id', '=', org.id)
+      .where('evaluations.completed_at', '>=', exportFrom.completed_at!)
+      .where('evaluations.completed_at', '<=', first.completed_at!)
+      .executeTakeFirstOrThrow();
+    const boardList = [...boards.entries()].map(([id, cardIds]) => ({ id, cardIds }));
+    const firstCard = boardList[0]!.cardIds[0]!;
+    return {
+      orgId: org.id,
+      ownerId: owner.id,
+      ownerEmail: owner.email,
+      ownerCookie: await session(owner),
+      evaluatorId: evaluators[0]!.id,
+      evaluatorEmail: evaluators[0]!.email,
+      evaluators,
+      boardId: boardList[0]!.id,
+      cardId: firstCard,
+      itemIds: itemsOf.get(firstCard)!.map((i) => i.id),
+      boards: boardList,
+      itemsOf,
+      now,
+      maxDateTime: iso(first.completed_at!),
+      page1000: cursor
+        ? { previousDateTime: iso(cursor.completed_at!), previousID: cursor.id }
+        : { previousDateTime: iso(first.completed_at!), previousID: first.id },
+      exportStart: iso(exportFrom.completed_at!),
+      exportEvaluations: Number(exported.evaluations),
+      exportRows: Number(exported.rows),
+    };
+  } finally {
+    await close();
+  }
+}
+
+/**
+ * By default (BENCH_TSX=1 to run it under tsx instead): the server compiled by tsc (tsconfig.server.json, as the build makes dist/, but into
+ * bench/results/compiled) and run by plain node, for production-like memory figures: tsx keeps the
+ * transformed sources and their maps in the heap. BENCH_SERVER_ENTRY names another JavaScript entry.
+ */
+let serverEntry: string | undefined = process.env.BENCH_SERVER_ENTRY || undefined;
+const LAUNCHER = `import { buildApp } from './server/app.js';
+import { loadConfig } from './server/config.js';
+import { openDatabase } from './server/db/index.js';
+const config = loadConfig({ ...process.env, NODE_ENV: 'production' });
+const database = openDatabase(config.database);
+const { app } = await buildApp({ config, database, webDir: '/nonexistent' });
+await app.listen({ port: 0, host: '127.0.0.1' });
+process.send?.({ port: app.server.address().port });
+const stop = async () => { await app.close(); await database.close(); process.exit(0); };
+process.once('SIGTERM', stop);
+process.once('disconnect', stop);
+`;
+
+function compileServer(): string {
+  const outDir = path.join(resultsDir, 'compiled');
+  rmSync(outDir, { recursive: true, force: true });
+  const tsc = path.join(here, '..', 'node_modules', 'typescript', 'bin', 'tsc');
+  execFileSync(
+    process.execPath,
+    [tsc, '-p', 'tsconfig.server.json', '--outDir', outDir, '--sourceMap', 'false'],
+    {
+      cwd: path.join(here, '..'),
+      stdio: 'inherit',
+    },
+  );
+  writeFileSync(path.join(outDir, 'package.json'), '{ "type": "module" }\n');
+  writeFileSync(path.join(outDir, 'bench-server.js'), LAUNCHER);
+  return path.join(outDir, 'bench-server.js');
+}
+
+interface Server {
+  child: ChildProcess;
+  client: Client;
+  stop(): Promise<void>;
+}
+
+async function startServer(databaseUrl: string): Promise<Server> {
+  const entry = serverEntry ?? path.join(here, 'server.ts');
+  const child = fork(entry, [], {
+    // BENCH_NODE_ARGS: extra node flags for the server, e.g. --cpu-prof to profile it.
+    execArgv: [
+      ...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []),
+      ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    ],
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      APP_URL: 'http://127.0.0.1',
+      SESSION_SECRET: `bench-${randomUUID()}-secret-of-enough-length`,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (message: { port: number }) => resolve(message.port));
+    child.once('exit', (code) => reject(new Error(`the benchmark server exited (${code}) before listening`)));
+  });
+  const client = new Client(port, CONCURRENCY + 8);
+  return {
+    child,
+    client,
+    stop: async () => {
+      client.close();
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+function rssOf(pid: number): { rss: number; hwm: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
+  return { rss: kb('VmRSS') / 1024, hwm: kb('VmHWM') / 1024 };
+}
+
+function expectOk(answer: { status: number; body: Buffer }, what: string) {
+  if (answer.status !== 200)
+    throw new Error(`${what} answered ${answer.status}: ${answer.body.toString().slice(0, 300)}`);
+}
+
+interface Figures {
+  database: string;
+  getEvaluations: Stats & { rows: number };
+  searchPage1: Stats;
+  searchPageN: Stats;
+  addEvaluation: Stats;
+  addResultsPaced: Stats;
+  addResultsClosed: Stats;
+  excel: {
+    evaluations: number;
+    rows: number;
+    seconds: number;
+    rowsPerSecond: number;
+    megabytes: number;
+    rssBefore: number;
+    rssAt10: number;
+    peakRss: number;
+    growth: number;
+    tenths: number[];
+    secondPeak: number;
+    hwm: number;
+  };
+}
+
+async function measure(dialect: 'sqlite' | 'postgres', databaseUrl: string, f: Fixture): Promise<Figures> {
+  let server = await startServer(databaseUrl);
+  const { client } = server;
+  const { ownerCookie } = f;
+  const getEvaluations = (i: number) =>
+    client.call(
+      api.getEvaluations.path,
+      { boardID: f.boards[i % f.boards.length]!.id, startDateTime: iso(Date.now() - 31 * DAY) },
+      { cookie: ownerCookie },
+    );
+  const page1 = { isEditing: true, quantity: 48, maxDateTime: f.maxDateTime };
+  const pageN = { ...page1, ...f.page1000 };
+  const search = (body: object) => client.call(api.searchEvaluations.path, body, { cookie: ownerCookie });
+
+  // Warm up: first compilations, caches.
+  for (let i = 0; i < 60; i++) {
+    expectOk(await getEvaluations(i), 'get-evaluations');
+    expectOk(await search(i % 2 ? page1 : pageN), 'search-evaluations');
+  }
+  const sample = JSON.parse((await getEvaluations(0)).body.toString()) as { evaluations: unknown[] };
+  say(`  get-evaluations answers ${sample.evaluations.length} evaluations for a board`);
+  const pageCheck = JSON.parse((await search(pageN)).body.toString()) as { evaluations: { ID: number }[] };
+  if (pageCheck.evaluations.length !== 48)
+    throw new Error(`page ${PAGE} has ${pageCheck.evaluations.length} rows`);
+
+  const timed = async (answer: Promise<{ status: number; body: Buffer; ms: number }>, what: string) => {
+    const done = await answer;
+    expectOk(done, what);
+    return done.ms;
+  };
+  const getEvaluationsStats = await sequential(SAMPLES, (i) => timed(getEvaluations(i), 'get-evaluations'));
+  const searchPage1 = await sequential(SAMPLES, () => timed(search(page1), 'search page 1'));
+  const searchPageN = await sequential(SAMPLES, () => timed(search(pageN), `search page ${PAGE}`));
+
+  // add-evaluation then add-results, each evaluator a worker with a session of its own. Each evaluator
+  // starts twice PER_EVALUATOR evaluations: half are completed at a human pace, half as fast as possible.
+  const started: number[][] = f.evaluators.map(() => []);
+  const cards = f.evaluators.map((_, worker) =>
+    Array.from({ length: 2 * PER_EVALUATOR }, (_, j) => {
+      const board = f.boards[(worker * 7 + j) % f.boards.length]!;
+      return { boardID: board.id, cardID: board.cardIds[j % board.cardIds.length]! };
+    }),
+  );
+  const addEvaluation = await load(f.evaluators.length, 2 * PER_EVALUATOR, async (worker, j) => {
+    const answer = await client.call(api.addEvaluation.path, cards[worker]![j], {
+      cookie: f.evaluators[worker]!.cookie,
+      idempotencyKey: randomUUID(),
+    });
+    expectOk(answer, 'add-evaluation');
+    started[worker]!.push((JSON.parse(answer.body.toString()) as { id: number }).id);
+    return answer.ms;
+  });
+  const addResults = async (worker: number, j: number) => {
+    const items = f.itemsOf.get(cards[worker]![j]!.cardID)!;
+    const results = items.map(({ id, position }) => {
+      if (position >= 1 && position <= 7) return { item_id: id, pass: (worker + j + position) % 23 !== 0 };
+      if (position === 8) return { item_id: id, text_result: `Checked by worker ${worker}` };
+      if (position === 9) return { item_id: id, numeric_result: worker + j / 10 };
+      return { item_id: id };
+    });
+    const answer = await client.call(
+      api.addResults.path,
+      { evalID: started[worker]![j], results },
+      { cookie: f.evaluators[worker]!.cookie, idempotencyKey: randomUUID() },
+    );
+    expectOk(answer, 'add-results');
+    return answer.ms;
+  };
+  // Evaluators at work: each submits, then thinks for a random 0-2 x THINK_MS (a card takes a person
+  // a minute or more; the default second is far faster than anyone evaluates).
+  const addResultsPaced = await load(f.evaluators.length, PER_EVALUATOR, async (worker, j) => {
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 * THINK_MS));
+    return addResults(worker, j);
+  });
+  // Saturation: every evaluator submits again the moment the last answer arrives.
+  const addResultsClosed = await load(f.evaluators.length, PER_EVALUATOR, (worker, j) =>
+    addResults(worker, PER_EVALUATOR + j),
+  );
+  await server.stop();
+
+  // The export in a fresh server process, so that its memory is the export's; then the same export again in
+  // that process, whose peak shows whether anything stayed behind.
+  server = await startServer(databaseUrl);
+  const pid = server.child.pid!;
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const before = rssOf(pid).rss;
+  const exportOnce = async () => {
+    const samples: { bytes: number; rss: number }[] = [];
+    let bytes = 0;
+    const timer = setInterval(() => samples.push({ bytes, rss: rssOf(pid).rss }), 25);
+    const download = await server.client.download(
+      api.getExcel.path,
+      { isEditing: true, maxDateTime: f.maxDateTime, startDateTime: f.exportStart, timeZone: 'UTC' },
+      ownerCookie,
+      (received) => (bytes = received),
+    );
+    clearInterval(timer);
+    samples.push({ bytes, rss: rssOf(pid).rss });
+    if (download.status !== 200) throw new Error(`get-excel answered ${download.status}`);
+    // A whole zip ends with its end-of-central-directory record.
+    if (download.tail.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06])) < 0)
+      throw new Error('get-excel: truncated file');
+    // The largest RSS seen while each tenth of the file was sent.
+    const tenths = Array.from({ length: 10 }, (_, t) =>
+      Math.max(
+        0,
+        ...samples
+          .filter((s) => s.bytes >= (download.bytes * t) / 10 && s.bytes <= (download.bytes * (t + 1)) / 10)
+          .map((s) => s.rss),
+      ),
+    );
+    return { download, tenths, peak: Math.max(...samples.map((s) => s.rss)) };
+  };
+  const first = await exportOnce();
+  const again = await exportOnce();
+  const hwm = rssOf(pid).hwm;
+  await server.stop();
+  const { download, tenths } = first;
+  const rssAt10 = tenths[0]!;
+  const peakRss = Math.max(first.peak, ...tenths);
+  const after10 = Math.max(...tenths.slice(1));
+
+  return {
+    database: dialect,
+    getEvaluations: { ...getEvaluationsStats, rows: sample.evaluations.length },
+    searchPage1,
+    searchPageN,
+    addEvaluation,
+    addResultsPaced,
+    addResultsClosed,
+    excel: {
+      evaluations: f.exportEvaluations,
+      rows: f.exportRows,
+      seconds: download.ms / 1000,
+      rowsPerSecond: f.exportRows / (download.ms / 1000),
+      megabytes: download.bytes / 1024 / 1024,
+      rssBefore: before,
+      rssAt10,
+      peakRss,
+      growth: after10 / rssAt10 - 1,
+      tenths,
+      secondPeak: again.peak,
+      hwm,
+    },
+  };
+}
+
+function table(all: Figures[]) {
+  const ms = (v: number) => `${v.toFixed(1)} ms`;
+  const rows: [string, string, (f: Figures) => string][] = [
+    [
+      'get-evaluations, a board’s last 31 days: p95',
+      '< 20 ms',
+      (f) => `${ms(f.getEvaluations.p95)} (${f.getEvaluations.rows} rows)`,
+    ],
+    ['  p50 / p99', '', (f) => `${ms(f.getEvaluations.p50)} / ${ms(f.getEvaluations.p99)}`],
+    ['search-evaluations page 1 of 48: p95', '< 30 ms', (f) => ms(f.searchPage1.p95)],
+    [
+      `search-evaluations page ${PAGE.toLocaleString('en')} of 48: p95`,
+      '< 30 ms',
+      (f) => ms(f.searchPageN.p95),
+    ],
+    [
+      `  page ${PAGE.toLocaleString('en')} / page 1 (p95)`,
+      '< 2x',
+      (f) => `${(f.searchPageN.p95 / f.searchPage1.p95).toFixed(2)}x`,
+    ],
+    [
+      `add-results, 10 items, ${CONCURRENCY} concurrent evaluators (each every ~${THINK_MS / 1000} s): p95`,
+      '< 15 ms',
+      (f) => `${ms(f.addResultsPaced.p95)} (${f.addResultsPaced.perSecond.toFixed(0)}/s)`,
+    ],
+    ['  p50 / p99', '', (f) => `${ms(f.addResultsPaced.p50)} / ${ms(f.addResultsPaced.p99)}`],
+    [
+      `add-results, ${CONCURRENCY} requests always in flight (saturation): p95 / throughput`,
+      '',
+      (f) => `${ms(f.addResultsClosed.p95)} / ${f.addResultsClosed.perSecond.toFixed(0)}/s`,
+    ],
+    [
+      `add-evaluation, ${CONCURRENCY} in flight (saturation): p95 / throughput`,
+      '',
+      (f) => `${ms(f.addEvaluation.p95)} / ${f.addEvaluation.perSecond.toFixed(0)}/s`,
+    ],
+    [
+      'get-excel: evaluations / rows',
+      '',
+      (f) => `${f.excel.evaluations.toLocaleString('en')} / ${f.excel.rows.toLocaleString('en')}`,
+    ],
+    [
+      'get-excel: rows per second',
+      '>= 25,000',
+      (f) =>
+        `${Math.round(f.excel.rowsPerSecond).toLocaleString('en')} (${f.excel.seconds.toFixed(1)} s, ${f.excel.megabytes.toFixed(1)} MB)`,
+    ],
+    [
+      'get-excel: peak server RSS',
+      '< 300 MB',
+      (f) => `${f.excel.peakRss.toFixed(0)} MB (idle ${f.excel.rssBefore.toFixed(0)} MB)`,
+    ],
+    [
+      'get-excel: RSS growth, 10% → 100% of the rows',
+      '< 20%',
+      (f) => `${(f.excel.growth * 100).toFixed(1)}% (${f.excel.rssAt10.toFixed(0)} MB at 10%)`,
+    ],
+    [
+      '  RSS peak in each tenth of the file (MB)',
+      '',
+      (f) => f.excel.tenths.map((v) => v.toFixed(0)).join(' '),
+    ],
+    ['  the same export again, same process: peak RSS', '', (f) => `${f.excel.secondPeak.toFixed(0)} MB`],
+  ];
+  const header = ['measure', 'target', ...all.map((f) => f.database)];
+  const lines = [
+    header,
+    header.map(() => '---'),
+    ...rows.map(([name, target, value]) => [name, target, ...all.map(value)]),
+  ];
+  return lines.map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+}
+
+async function main() {
+  mkdirSync(resultsDir, { recursive: true });
+  // The compiled server is what `npm start` runs; BENCH_TSX=1 measures it under tsx instead.
+  if (process.env.BENCH_TSX !== '1' && !serverEntry) serverEntry = compileServer();
+  say(
+    `Checkboard benchmark: ${EVALUATIONS.toLocaleString('en')} evaluations, export of ${EXPORT_EVALUATIONS.toLocaleString('en')}, ` +
+      `${CONCURRENCY} concurrent evaluators, ${SAMPLES} samples, on ${DATABASES.join(' and ')} (${os.cpus().length} CPUs, node ${process.version}, ` +
+      `server ${serverEntry ? `compiled: ${path.relative(process.cwd(), serverEntry)}` : 'under tsx'})`,
+  );
+  const all: Figures[] = [];
+  for (const dialect of DATABASES) {
+    say(`\n# ${dialect}`);
+    const prepared = await prepare(dialect);
+    try {
+      const f = await fixture(prepared.databaseUrl);
+      const plans = await explainHotQueries(prepared.location, f);
+      const planFile = path.join(resultsDir, `explain-${dialect}-${EVALUATIONS}.txt`);
+      writeFileSync(planFile, `${plans}\n`);
+      say(`  query plans: ${path.relative(process.cwd(), planFile)}`);
+      if (process.env.BENCH_PRINT_PLANS === '1') say(plans);
+      const figures = await measure(dialect, prepared.databaseUrl, f);
+      all.push(figures);
+      say(table([figures]));
+    } finally {
+      await prepared.drop();
+    }
+  }
+  const stamp = new Date().toISOString().slice(0, 19).replaceAll(':', '-');
+  writeFileSync(
+    path.join(resultsDir, `bench-${EVALUATIONS}-${stamp}.json`),
+    JSON.stringify({ plan, all }, null, 2),
+  );
+  say(
+    `\n## Figures (${EVALUATIONS.toLocaleString('en')} evaluations, ${(EVALUATIONS * ITEMS_PER_CARD).toLocaleString('en')} results)\n`,
+  );
+  say(table(all));
+}
+
+await main();

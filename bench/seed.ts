@@ -1,0 +1,430 @@
+/**
+ * Seeds the benchmark's data set straight into a migrated database, in bulk: one organisation with 50
+ * boards, 500 cards of 10 items and BENCH_EVALUATIONS completed evaluations over two years (10 results
+ * each), plus 20 other organisations whose evaluations are interleaved in time (and so in the tables).
+ *
+ * Ids are given explicitly (the database is empty), so that an evaluation's `pass` can be computed here
+ * with the same formula the results are generated with in SQL (INSERT … SELECT, the fastest bulk path on
+ * both databases).
+ */
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import type { DialectName } from '../server/db/dialect.ts';
+import { nameKey } from '../common/validation.ts';
+
+export interface SeedPlan {
+  evaluations: number;
+  otherOrganisations: number;
+  otherEvaluations: number;
+  boards: number;
+  cardsPerBoard: number;
+  evaluators: number;
+  now: number;
+}
+
+export interface Seeded {
+  mainOrgId: number;
+  ownerId: number;
+  evaluatorIds: number[];
+  boardIds: number[];
+  lastEvaluationId: number;
+  mainEvaluations: number;
+  results: number;
+}
+
+type Column = [name: string, pgType: 'bigint' | 'integer' | 'text' | 'double precision'];
+
+/** The two databases' bulk paths behind one face. */
+export interface Bulk {
+  dialect: DialectName;
+  insert(table: string, columns: Column[], rows: unknown[][]): Promise<void>;
+  run(text: string, params?: unknown[]): Promise<void>;
+  rows<T>(text: string, params?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+export function sqliteBulk(file: string): Bulk {
+  const db = new SQLite(file);
+  db.pragma('journal_mode = WAL');
+  // Seeding only: a crash means seeding again.
+  db.pragma('synchronous = OFF');
+  db.pragma('cache_size = -262144');
+  db.pragma('foreign_keys = OFF');
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    dialect: 'sqlite',
+    async insert(table, columns, rows) {
+      const key = `${table}(${columns.map((c) => c[0]).join(',')})`;
+      let statement = statements.get(key);
+      if (!statement) {
+        statement = db.prepare(
+          `insert into ${table} (${columns.map((c) => c[0]).join(', ')}) values (${columns.map(() => '?').join(', ')})`,
+        );
+        statements.set(key, statement);
+      }
+      const insertAll = db.transaction((all: unknown[][]) => {
+        for (const row of all) statement.run(...row);
+      });
+      insertAll(rows);
+    },
+    async run(text, params = []) {
+      db.prepare(text).run(...params);
+    },
+    async rows<T>(text: string, params: unknown[] = []) {
+      return db.prepare(text).all(...params) as T[];
+    },
+    async close() {
+      db.close();
+    },
+  };
+}
+
+/** `?` placeholders as PostgreSQL's `$n`. */
+function numbered(text: string): string {
+  let n = 0;
+  return text.replace(/\?/g, () => `$${++n}`);
+}
+
+export async function postgresBulk(url: string): Promise<Bulk> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query('set synchronous_commit = off');
+  return {
+    dialect: 'postgres',
+    async insert(table, columns, rows) {
+      // One statement per batch: each column travels as one array, unnested back into rows.
+      const arrays = columns.map((_, i) => rows.map((row) => row[i]));
+      await client.query(
+        `insert into ${table} (${columns.map((c) => c[0]).join(', ')})
+         select * from unnest(${columns.map((c, i) => `$${i + 1}::${c[1]}[]`).join(', ')})`,
+        arrays,
+      );
+    },
+    async run(text, params = []) {
+      await client.query(numbered(text), params);
+    },
+    async rows<T>(text: string, params: unknown[] = []) {
+      const result = await client.query(numbered(text), params);
+      return result.rows as T[];
+    },
+    async close() {
+      await client.end();
+    },
+  };
+}
+
+/** A small deterministic PRNG (mulberry32): the same plan seeds the same data. */
+function random(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export const ITEMS_PER_CARD = 10;
+// Item layout of every card: 0 instruction, 1-7 Pass/Fail (5 and 6 allow N/A), 8 text, 9 numeric.
+const ITEM_TYPES = ['instruction', ...Array(7).fill('pass_fail'), 'text', 'numeric'] as const;
+const NA_ALLOWED = new Set([5, 6]);
+
+// The results' answers, as functions of the evaluation id and item position; the SQL below says the same.
+const isNa = (id: number, position: number) => NA_ALLOWED.has(position) && (id * 7 + position) % 10 === 0;
+const fails = (id: number, position: number) => (id * 31 + position * 17) % 50 === 0;
+function evaluationPasses(id: number): boolean {
+  for (let position = 1; position <= 7; position++) {
+    if (!isNa(id, position) && fails(id, position)) return false;
+  }
+  return true;
+}
+
+const RESULTS_SQL = `
+  insert into results (org_id, evaluation_id, item_id, item_type, position, content, pass, text_result, numeric_result, na)
+  select e.org_id, e.id, ci.id, ci.type, ci.position, ci.content,
+    case when ci.type <> 'pass_fail' then null
+         when ci.na = 1 and (e.id * 7 + ci.position) % 10 = 0 then null
+         when (e.id * 31 + ci.position * 17) % 50 = 0 then 0 else 1 end,
+    case when ci.type = 'text' then 'Shift ' || (e.id % 3 + 1) else null end,
+    case when ci.type = 'numeric' then (e.id % 400) / 10.0 else null end,
+    case when ci.type = 'pass_fail' and ci.na = 1 and (e.id * 7 + ci.position) % 10 = 0 then 1 else 0 end
+  from evaluations e join card_items ci on ci.org_id = e.org_id and ci.card_id = e.card_id
+  where e.id between ? and ?
+  order by e.id, ci.position`;
+
+interface OrgShape {
+  id: number;
+  name: string;
+  userIds: number[];
+  evaluatorIds: number[];
+  emails: Map<number, string>;
+  boards: { id: number; name: string; cards: { id: number; name: string }[] }[];
+}
+
+const YEAR = 365 * 24 * 60 * 60_000;
+
+export async function seed(bulk: Bulk, plan: SeedPlan, log: (line: string) => void): Promise<Seeded> {
+  const now = plan.now;
+  let userId = 0;
+  let boardId = 0;
+  let cardId = 0;
+  const orgs: OrgShape[] = [];
+  const orgRows: unknown[][] = [];
+  const userRows: unknown[][] = [];
+  const boardRows: unknown[][] = [];
+  const cardRows: unknown[][] = [];
+  const boardCardRows: unknown[][] = [];
+  const itemRows: unknown[][] = [];
+
+  for (let o = 0; o <= plan.otherOrganisations; o++) {
+    const main = o === 0;
+    const name = main ? 'Bench Main' : `Bench Other ${String(o).padStart(2, '0')}`;
+    const org: OrgShape = { id: o + 1, name, userIds: [], evaluatorIds: [], emails: new Map(), boards: [] };
+    orgRows.push([org.id, name, nameKey(name), 'active', 500, now, now]);
+    const evaluators = main ? plan.evaluators : 5;
+    const roles = ['owner', ...Array(evaluators).fill('evaluator'), 'viewer'];
+    for (const [i, role] of roles.entries()) {
+      const id = ++userId;
+      const email = `${role}${i}@org${org.id}.bench.example`;
+      userRows.push([id, org.id, email, email, 'not-a-password-hash', role, 1, now, now]);
+      org.userIds.push(id);
+      org.emails.set(id, email);
+      if (role === 'evaluator') org.evaluatorIds.push(id);
+    }
+    const boards = main ? plan.boards : 2;
+    const cardsPerBoard = main ? plan.cardsPerBoard : 5;
+    for (let b = 1; b <= boards; b++) {
+      const board = {
+        id: ++boardId,
+        name: `Line ${String(b).padStart(2, '0')}`,
+        cards: [] as { id: number; name: string }[],
+      };
+      boardRows.push([board.id, org.id, board.name, nameKey(board.name), 0, now, now]);
+      for (let c = 0; c < cardsPerBoard; c++) {
+        const card = {
+          id: ++cardId,
+          name: `Card ${String((b - 1) * cardsPerBoard + c + 1).padStart(3, '0')}`,
+        };
+        cardRows.push([card.id, org.id, card.name, nameKey(card.name), now, now]);
+        boardCardRows.push([org.id, board.id, card.id, now]);
+        for (let position = 0; position < ITEMS_PER_CARD; position++) {
+          itemRows.push([
+            (card.id - 1) * ITEMS_PER_CARD + position + 1,
+            org.id,
+            card.id,
+            ITEM_TYPES[position],
+            `<p>Step ${position + 1} of ${card.name}: check that the <b>guard</b> is in place &amp; clean.</p>`,
+            NA_ALLOWED.has(position) ? 1 : 0,
+            position,
+            0,
+            now,
+            now,
+          ]);
+        }
+        board.cards.push(card);
+      }
+      org.boards.push(board);
+    }
+    orgs.push(org);
+  }
+
+  const t = 'text' as const;
+  const big = 'bigint' as const;
+  const int = 'integer' as const;
+  await bulk.insert(
+    'organizations',
+    [
+      ['id', big],
+      ['name', t],
+      ['name_key', t],
+      ['subscription_status', t],
+      ['num_departments', int],
+      ['created_at', big],
+      ['updated_at', big],
+    ],
+    orgRows,
+  );
+  await bulk.insert(
+    'users',
+    [
+      ['id', big],
+      ['org_id', big],
+      ['email', t],
+      ['email_key', t],
+      ['password_hash', t],
+      ['role', t],
+      ['email_verified', int],
+      ['created_at', big],
+      ['updated_at', big],
+    ],
+    userRows,
+  );
+  await bulk.insert(
+    'boards',
+    [
+      ['id', big],
+      ['org_id', big],
+      ['name', t],
+      ['name_key', t],
+      ['has_anonymous', int],
+      ['created_at', big],
+      ['updated_at', big],
+    ],
+    boardRows,
+  );
+  await bulk.insert(
+    'cards',
+    [
+      ['id', big],
+      ['org_id', big],
+      ['name', t],
+      ['name_key', t],
+      ['created_at', big],
+      ['updated_at', big],
+    ],
+    cardRows,
+  );
+  await bulk.insert(
+    'board_cards',
+    [
+      ['org_id', big],
+      ['board_id', big],
+      ['card_id', big],
+      ['created_at', big],
+    ],
+    boardCardRows,
+  );
+  for (let i = 0; i < itemRows.length; i += 10_000) {
+    await bulk.insert(
+      'card_items',
+      [
+        ['id', big],
+        ['org_id', big],
+        ['card_id', big],
+        ['type', t],
+        ['content', t],
+        ['na', int],
+        ['position', int],
+        ['is_deleted', int],
+        ['created_at', big],
+        ['updated_at', big],
+      ],
+      itemRows.slice(i, i + 10_000),
+    );
+  }
+  log(
+    `  ${orgs.length} organisations, ${userRows.length} users, ${boardRows.length} boards, ${cardRows.length} cards, ${itemRows.length} items`,
+  );
+
+  // Evaluations: each organisation's spread evenly over two years, merged by time so ids follow time.
+  const span = 2 * YEAR;
+  const start = now - span - 60_000;
+  const perOther = plan.otherOrganisations ? Math.floor(plan.otherEvaluations / plan.otherOrganisations) : 0;
+  const streams = orgs.map((org, o) => ({
+    org,
+    count: o === 0 ? plan.evaluations : perOther,
+    next: 0,
+    rand: random(o + 1),
+  }));
+  const timeOf = (stream: (typeof streams)[number]) =>
+    start + Math.floor((stream.next * span) / stream.count) + (stream.org.id % 997);
+  const columns: Column[] = [
+    ['id', big],
+    ['org_id', big],
+    ['board_id', big],
+    ['card_id', big],
+    ['user_id', big],
+    ['user_name', t],
+    ['board_name', t],
+    ['card_name', t],
+    ['user_name_key', t],
+    ['board_name_key', t],
+    ['card_name_key', t],
+    ['pass', int],
+    ['has_feedback', int],
+    ['started_at', big],
+    ['completed_at', big],
+  ];
+  const total = streams.reduce((sum, s) => sum + s.count, 0);
+  let id = 0;
+  let batch: unknown[][] = [];
+  const begun = Date.now();
+  // A min-heap would be tidier; 21 streams are few enough to scan.
+  while (id < total) {
+    let pick = -1;
+    let best = Infinity;
+    for (const [i, stream] of streams.entries()) {
+      if (stream.next < stream.count) {
+        const at = timeOf(stream);
+        if (at < best) {
+          best = at;
+          pick = i;
+        }
+      }
+    }
+    const stream = streams[pick]!;
+    stream.next++;
+    const { org, rand } = stream;
+    const board = org.boards[Math.floor(rand() * org.boards.length)]!;
+    const card = board.cards[Math.floor(rand() * board.cards.length)]!;
+    const user = org.evaluatorIds[Math.floor(rand() * org.evaluatorIds.length)]!;
+    const email = org.emails.get(user)!;
+    id++;
+    batch.push([
+      id,
+      org.id,
+      board.id,
+      card.id,
+      user,
+      email,
+      board.name,
+      card.name,
+      nameKey(email),
+      nameKey(board.name),
+      nameKey(card.name),
+      evaluationPasses(id) ? 1 : 0,
+      0,
+      best - 45_000,
+      best,
+    ]);
+    if (batch.length === 20_000 || id === total) {
+      await bulk.insert('evaluations', columns, batch);
+      batch = [];
+      if (id % 200_000 === 0 || id === total)
+        log(
+          `  evaluations ${id.toLocaleString('en')} / ${total.toLocaleString('en')} (${((Date.now() - begun) / 1000).toFixed(0)} s)`,
+        );
+    }
+  }
+
+  const resultsBegun = Date.now();
+  const step = 50_000;
+  for (let from = 1; from <= total; from += step) {
+    await bulk.run(RESULTS_SQL, [from, Math.min(total, from + step - 1)]);
+    const done = Math.min(total, from + step - 1);
+    if (done % 200_000 === 0 || done === total)
+      log(
+        `  results of ${done.toLocaleString('en')} evaluations (${((Date.now() - resultsBegun) / 1000).toFixed(0)} s)`,
+      );
+  }
+
+  if (bulk.dialect === 'postgres') {
+    for (const table of ['organizations', 'users', 'boards', 'cards', 'card_items', 'evaluations']) {
+      await bulk.run(
+        `select setval(pg_get_serial_sequence('${table}', 'id'), (select max(id) from ${table}))`,
+      );
+    }
+  }
+  const [counted] = await bulk.rows<{ n: number }>('select count(*) as n from results');
+  const main = orgs[0]!;
+  return {
+    mainOrgId: main.id,
+    ownerId: main.userIds[0]!,
+    evaluatorIds: main.evaluatorIds,
+    boardIds: main.boards.map((b) => b.id),
+    lastEvaluationId: total,
+    mainEvaluations: plan.evaluations,
+    results: Number(counted!.n),
+  };
+}
