@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { GRAPHS_PER_DASHBOARD_MAX } from '../constants.ts';
 import { shortNameSchema } from '../validation.ts';
 import { defineCall } from './define.ts';
-import { CARD_ITEM_TYPES, dashboard, dashboardSettingInput, dateTime, id } from './entities.ts';
+import { CARD_ITEM_TYPES, REPORT_MODES, dashboard, dashboardSettingInput, dateTime, id } from './entities.ts';
 
 const settings = z
   .array(dashboardSettingInput)
@@ -82,7 +82,15 @@ export const deleteDashboard = defineCall({
   failMsg: 'Could not delete dashboard. Please try again later.',
 });
 
-/** Our addition (DECISIONS.md): one graph's figures, computed on the server in the caller's time zone. */
+/**
+ * Our addition (DECISIONS.md "Analytics"): one graph's figures, computed by the database in the caller's
+ * IANA time zone. The mode follows from the setting: a time division other than Custom Interval is a
+ * TimeSeries (one row per local day, week from Monday, month, quarter or year, empty ones included);
+ * Custom Interval gives one row per item of the chosen card (CustomIntervalItems), else per card of the
+ * chosen board (CustomIntervalCards), else per board (CustomIntervalBoards), over the whole period.
+ * `measure` says what is counted: whole evaluations (passed/failed; na is 0), or one item's answers
+ * (pass/fail/N/A) when the setting names an item or the mode is CustomIntervalItems.
+ */
 export const getReport = defineCall({
   path: '/api/get-report',
   method: 'POST',
@@ -91,13 +99,23 @@ export const getReport = defineCall({
   request: z.strictObject({ setting: dashboardSettingInput, timeZone: z.string().min(1).max(64) }),
   response: z.object({
     report: z.object({
-      mode: z.enum(['TimeSeries', 'CustomIntervalBoards', 'CustomIntervalCards', 'CustomIntervalItems']),
+      mode: z.enum(REPORT_MODES),
+      measure: z.enum(['evaluations', 'items']),
+      /** The period as resolved on the server: [from, to). */
+      from: dateTime,
+      to: dateTime,
       rows: z.array(
         z.object({
+          /** TimeSeries: the bucket's local start as 2026-11-23, 2026-W48, 2026-11, 2026-Q4 or 2026; else a name. */
           label: z.string(),
+          /** TimeSeries: the bucket's start instant; null otherwise. */
           start: dateTime.nullable(),
+          /** CustomInterval modes: the board, card or item id; null for TimeSeries. */
+          id: id.nullable(),
           passed: z.number().int(),
           failed: z.number().int(),
+          na: z.number().int(),
+          /** passed / (passed + failed), null when both are 0. */
           passRate: z.number().nullable(),
         }),
       ),

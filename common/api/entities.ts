@@ -121,7 +121,20 @@ export const REPORT_MODES = [
 /** -1 means "all boards", "all cards", "no single item", or for start_number "Now" (SPEC §3). */
 const idOrAll = z.union([z.literal(-1), id]);
 
-export const dashboardSettingInput = z.strictObject({
+/** How far back a graph's period may reach, per unit (DECISIONS.md "Constants"). */
+export type Duration = (typeof DURATIONS)[number];
+export const PERIOD_LIMITS: Record<Duration, number> = {
+  Days: 730,
+  Weeks: 104,
+  Months: 48,
+  Quarters: 16,
+  Years: 10,
+};
+
+export const periodTooLongMessage = (duration: Duration) =>
+  `A period can reach back at most ${PERIOD_LIMITS[duration]} ${duration.toLowerCase()}.`;
+
+const settingShape = {
   board_id: idOrAll,
   card_id: idOrAll,
   card_item_id: idOrAll,
@@ -131,9 +144,21 @@ export const dashboardSettingInput = z.strictObject({
   end_duration: z.enum(DURATIONS),
   time_division: z.enum(TIME_DIVISIONS),
   type: z.enum(GRAPH_TYPES),
-  graph_order: z.number().int().min(0),
-});
-export const dashboardSetting = dashboardSettingInput.extend({ id }).strip();
+  graph_order: z.number().int().min(0).max(1_000),
+};
+
+function checkPeriod(
+  s: { start_number: number; start_duration: Duration; end_number: number; end_duration: Duration },
+  ctx: z.RefinementCtx,
+) {
+  if (s.start_number > PERIOD_LIMITS[s.start_duration])
+    ctx.addIssue({ code: 'custom', path: ['start_number'], message: periodTooLongMessage(s.start_duration) });
+  if (s.end_number > PERIOD_LIMITS[s.end_duration])
+    ctx.addIssue({ code: 'custom', path: ['end_number'], message: periodTooLongMessage(s.end_duration) });
+}
+
+export const dashboardSettingInput = z.strictObject(settingShape).superRefine(checkPeriod);
+export const dashboardSetting = z.object({ ...settingShape, id });
 export type DashboardSetting = z.infer<typeof dashboardSetting>;
 export type DashboardSettingInput = z.infer<typeof dashboardSettingInput>;
 
