@@ -24,12 +24,15 @@ export const messages = {
   badVerifyLink: 'This verification link is not valid or has expired. Sign in to have a new one sent.',
   badResetLink: 'This link is not valid or has expired. Please request a new password reset.',
   tooManyResets: 'Too many password reset requests. Please try again later.',
+  tooManySignups: 'Too many sign-up requests. Please try again later.',
 };
 
 const HOUR = 60 * 60_000;
 const RESETS_PER_ACCOUNT_PER_HOUR = 5;
 const RESETS_PER_ADDRESS_PER_HOUR = 20;
 const VERIFICATIONS_PER_ACCOUNT_PER_HOUR = 5;
+/** Sign-ups (each mails an address): per client address (config) and per email address, like reset. */
+export const SIGNUPS_PER_EMAIL_PER_HOUR = 3;
 
 const emailKey = (email: string) => email.trim().toLowerCase();
 
@@ -54,7 +57,17 @@ async function findLiveUser(db: Db, email: string) {
 }
 
 export async function signup(ctx: CallContext, input: { orgname: string; email: string; password: string }) {
-  const { db, now, config } = ctx;
+  const { db, now, config, request } = ctx;
+  // Counted atomically; a refused or failed sign-up rolls back with its transaction, slots included.
+  const since = now - HOUR;
+  const byAddress = `signup-ip:${request.ip}`;
+  const byEmail = `signup:${emailKey(input.email)}`;
+  if (
+    (await takeEvent(db, ctx.dialect, byAddress, since, now, config.signupsPerAddressPerHour)) === null ||
+    (await takeEvent(db, ctx.dialect, byEmail, since, now, SIGNUPS_PER_EMAIL_PER_HOUR)) === null
+  ) {
+    throw tooManyRequests(messages.tooManySignups);
+  }
   const orgTaken = await db
     .selectFrom('organizations')
     .select('id')
