@@ -266,6 +266,9 @@ export async function completeEvaluation(
 ): Promise<{ complete: true }> {
   const evaluation = await findChangeableEvaluation(db, caller, input.evalId);
   if (evaluation.completed_at !== null) throw conflict(messages.alreadyComplete);
+  // Only whoever started it completes it: an Administrator may delete any evaluation, never finish another
+  // member's (issue 10). Open evaluations are hidden from everyone else, so it is answered as not found.
+  if (!isOwn(caller, evaluation, evaluation.started_at)) throw notFound(messages.evaluationNotFound);
   const items = await db
     .selectFrom('card_items')
     .select(['id', 'type', 'content', 'na', 'position'])
