@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { api, type CallDef, type CallName } from '../../common/api/index.ts';
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_TTL_MS } from '../../common/constants.ts';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_TTL_MS } from '../../common/constants.ts';
 import { roleMayCall } from '../../common/roles.ts';
 import { resolveAnonymousActor, type AnonymousRequestFields } from '../auth/anonymous.ts';
 import { resolveSession, sessionToken } from '../auth/sessions.ts';
@@ -177,8 +177,13 @@ export function registerCalls(
         }
 
         const key = request.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()];
+        // Refused, never cut: two long keys cut to one would collide (issue 10).
+        if (typeof key === 'string' && key.length > IDEMPOTENCY_KEY_MAX)
+          throw badRequest(
+            `The ${IDEMPOTENCY_KEY_HEADER} header must be at most ${IDEMPOTENCY_KEY_MAX} characters long.`,
+          );
         const idempotencyKey =
-          call.idempotent !== false && typeof key === 'string' && key.length > 0 ? key.slice(0, 200) : null;
+          call.idempotent !== false && typeof key === 'string' && key.length > 0 ? key : null;
         const scope = idempotencyScope(actor);
         const hash = requestHash(call, raw);
         if (idempotencyKey) {
