@@ -1,5 +1,5 @@
 /**
- * Roles and who may call what: one table (DECISIONS.md) used by the server to enforce and by the web app to
+ * Roles and who may call what: one table (docs/product-decisions.md) used by the server to enforce and by the web app to
  * show or hide. Each role has the rights of those below it.
  */
 export const ROLES = ['viewer', 'evaluator', 'admin', 'owner'] as const;
@@ -34,7 +34,7 @@ export function roleMayCall(role: Role, access: Access): boolean {
   return needed !== undefined && hasRole(role, needed);
 }
 
-/** The four role flags of add-user/edit-user map to the highest one set (DECISIONS.md). */
+/** The four role flags of add-user/edit-user map to the highest one set (docs/product-decisions.md). */
 export function roleFromFlags(flags: {
   isViewOnly?: boolean;
   isEvaluator?: boolean;

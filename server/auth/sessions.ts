@@ -1,5 +1,5 @@
 /**
- * Sessions (DECISIONS.md): an opaque token in an HttpOnly cookie, stored hashed; a readable
+ * Sessions (docs/product-decisions.md): an opaque token in an HttpOnly cookie, stored hashed; a readable
  * `session_expiry` cookie tells the browser when it ends. Idle 30 minutes, absolute 12 hours.
  */
 import type {} from '@fastify/cookie';

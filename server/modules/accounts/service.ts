@@ -1,5 +1,5 @@
 /**
- * The account life of SPEC §2/§4 as DECISIONS.md settles it: sign-up with email verification, sign-in
+ * The account life of SPEC §2/§4 as docs/product-decisions.md settles it: sign-up with email verification, sign-in
  * with a rate limit, password reset. Answers that could reveal whether an account exists do not.
  */
 import { LOGIN_FAILURES_MAX, LOGIN_FAILURE_WINDOW_MS } from '../../../common/constants.ts';
@@ -174,7 +174,7 @@ export async function login(
     throw await fail();
   }
   if (!(await verifyPassword(user.password_hash, input.password))) throw await fail();
-  // /q/{org}/login refuses an account of another organisation with the same message (DECISIONS.md).
+  // /q/{org}/login refuses an account of another organisation with the same message (docs/product-decisions.md).
   if (input.orgName !== undefined && input.orgName !== '' && nameKey(input.orgName) !== user.orgKey)
     throw await fail();
   if (user.email_verified !== 1) throw new AppError('FORBIDDEN', messages.unverified);

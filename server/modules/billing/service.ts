@@ -1,5 +1,5 @@
 /**
- * Subscriptions (DECISIONS.md): a number of departments, 1-500. With BILLING_PROVIDER=local (the default)
+ * Subscriptions (docs/product-decisions.md): a number of departments, 1-500. With BILLING_PROVIDER=local (the default)
  * checkout completes on the spot, so a fresh install works end to end without a payment service; with
  * BILLING_PROVIDER=stripe it goes through Stripe Checkout, and Stripe's webhooks keep the paid state.
  */

@@ -1,5 +1,5 @@
 /**
- * Boards: named groups of at most 15 cards (DECISIONS.md). Boards are soft-deleted; a board's cards are
+ * Boards: named groups of at most 15 cards (docs/product-decisions.md). Boards are soft-deleted; a board's cards are
  * the rows of board_cards whose card is live. Every query names the organisation; another organisation's
  * board is answered as not found.
  */

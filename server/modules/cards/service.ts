@@ -1,5 +1,5 @@
 /**
- * Cards (checklists) and their items, and the plan's usage (DECISIONS.md Billing). Cards are soft-deleted
+ * Cards (checklists) and their items, and the plan's usage (docs/product-decisions.md Billing). Cards are soft-deleted
  * so history can still name them; items soft-delete through is_deleted and keep their position. Every
  * query names the organisation; another organisation's card or item is answered as not found.
  */

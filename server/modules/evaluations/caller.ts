@@ -21,7 +21,7 @@ export interface Caller {
   manageAll: boolean;
   /** An anonymous key reaches one board only. */
   boardId?: number;
-  /** An anonymous key holder owns what it started only for a while (DECISIONS.md: 12 hours). */
+  /** An anonymous key holder owns what it started only for a while (docs/product-decisions.md: 12 hours). */
   ownSince?: number;
 }
 

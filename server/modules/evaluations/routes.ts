@@ -12,7 +12,7 @@ export const evaluationHandlers = defineHandlers({
       { boardId: input.boardID, cardId: input.cardID },
       ctx.now,
     ),
-  // completedTime is accepted and ignored: the server's clock completes the evaluation (DECISIONS.md).
+  // completedTime is accepted and ignored: the server's clock completes the evaluation (docs/product-decisions.md).
   addResults: (input, ctx) =>
     evaluations.completeEvaluation(
       ctx.db,

@@ -1,6 +1,6 @@
 /**
  * Evaluations: start one, complete it with its results, read, delete, list a board's recent ones and search
- * (DECISIONS.md, Evaluations, results, feedback). Every function takes the database (the request's
+ * (docs/product-decisions.md, Evaluations, results, feedback). Every function takes the database (the request's
  * transaction for changes), the Caller and the request's time, so the anonymous calls reuse them as they are.
  */
 import type { Selectable } from 'kysely';
@@ -252,7 +252,7 @@ export function resultsToStore(
       na: na ? (1 as const) : (0 as const),
     };
   });
-  // N/A items do not count; text and numeric answers do not affect the outcome (DECISIONS.md).
+  // N/A items do not count; text and numeric answers do not affect the outcome (docs/product-decisions.md).
   const pass = !rows.some((row) => row.item_type === 'pass_fail' && row.pass === 0);
   return { rows, pass };
 }

@@ -1,5 +1,5 @@
 /**
- * Feedback on an evaluation, or on a board from the board view (DECISIONS.md). Like the evaluation
+ * Feedback on an evaluation, or on a board from the board view (docs/product-decisions.md). Like the evaluation
  * services, these take the database, the Caller and the request's time, for the anonymous calls' reuse.
  */
 import type { Feedback } from '../../../common/api/entities.ts';

@@ -1,6 +1,6 @@
 /**
  * Users of an organisation (admins): list, invite, edit, remove. Only an Owner grants or removes Owner,
- * and the last Owner can be neither removed nor demoted (DECISIONS.md).
+ * and the last Owner can be neither removed nor demoted (docs/product-decisions.md).
  */
 import type { User } from '../../../common/api/entities.ts';
 import { roleFromFlags, type Role } from '../../../common/roles.ts';

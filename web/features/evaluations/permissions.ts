@@ -1,6 +1,6 @@
 /**
  * What the signed-in member may do with evaluations and feedback, to show or hide the controls. The server
- * decides (DECISIONS.md: evaluators change their own, administrators anyone's); its refusal is shown as given.
+ * decides (docs/product-decisions.md: evaluators change their own, administrators anyone's); its refusal is shown as given.
  */
 import { hasRole, show } from '../../../common/roles.ts';
 import { useUserData } from '../../lib/queries.ts';
