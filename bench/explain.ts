@@ -73,12 +73,12 @@ export async function explainHotQueries(location: Location, hot: HotContext): Pr
   const admin: Caller = {
     orgId: hot.orgId,
     who: { userId: hot.ownerId, userName: hot.ownerEmail, anonKeyId: null },
-    manageAll: true,
+    managesAll: true,
   };
   const evaluator: Caller = {
     orgId: hot.orgId,
     who: { userId: hot.evaluatorId, userName: hot.evaluatorEmail, anonKeyId: null },
-    manageAll: false,
+    managesAll: false,
   };
   const step = async (name: string, run: () => Promise<unknown>) => {
     label = name;

@@ -25,7 +25,7 @@ export function anonymousCaller(ctx: Ctx): Caller {
   return {
     orgId: ctx.actor.orgId,
     who: { userId: null, userName: ANONYMOUS_USER_NAME, anonKeyId: ctx.actor.keyId },
-    manageAll: false,
+    managesAll: false,
     boardId: ctx.actor.boardId,
     // Owned while started less than 12 hours ago: at 12 hours exactly, it is no longer the key's.
     ownSince: ctx.now - ANONYMOUS_EVALUATION_GRACE_MS + 1,

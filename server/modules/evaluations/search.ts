@@ -43,7 +43,7 @@ export function searchFilter(input: SearchRequest, caller: Caller): SearchFilter
   }
   const previous = epoch(input.previousDateTime);
   return {
-    everyone: input.isEditing === true && caller.manageAll,
+    everyone: input.isEditing === true && caller.managesAll,
     userId: caller.who.userId,
     from: epoch(input.startDateTime),
     to: epoch(input.endDateTime),

@@ -7,6 +7,7 @@ import type { Selectable } from 'kysely';
 import type { Evaluation, Result } from '../../../common/api/entities.ts';
 import type { ResultInput } from '../../../common/api/inputs.ts';
 import { EVALUATION_WINDOW_DAYS, LAST_EVALUATIONS_COUNT } from '../../../common/constants.ts';
+import { evaluationPasses } from '../../../common/results.ts';
 import { nameKey } from '../../../common/validation.ts';
 import type { Db } from '../../db/index.ts';
 import type { ResultsTable } from '../../db/schema.ts';
@@ -252,8 +253,12 @@ export function resultsToStore(
       na: na ? (1 as const) : (0 as const),
     };
   });
-  // N/A items do not count; text and numeric answers do not affect the outcome (docs/product-decisions.md).
-  const pass = !rows.some((row) => row.item_type === 'pass_fail' && row.pass === 0);
+  const pass = evaluationPasses(
+    rows.map((row) => ({
+      type: row.item_type,
+      choice: row.na ? 'na' : row.pass === null ? null : row.pass === 1 ? 'pass' : 'fail',
+    })),
+  );
   return { rows, pass };
 }
 

@@ -3,7 +3,7 @@
  * and the last Owner can be neither removed nor demoted (docs/product-decisions.md).
  */
 import type { User } from '../../../common/api/entities.ts';
-import { roleFromFlags, type Role } from '../../../common/roles.ts';
+import { roleOf, type Role } from '../../../common/roles.ts';
 import { issueToken, retireTokens } from '../../auth/oneTimeTokens.ts';
 import { endUserSessions } from '../../auth/sessions.ts';
 import type { CallContext, UserActor } from '../../context.ts';
@@ -81,7 +81,7 @@ export async function listUsers(ctx: Ctx): Promise<User[]> {
 
 export async function addUser(ctx: Ctx, input: { email: string } & Flags): Promise<User> {
   const { db, now, actor, config } = ctx;
-  const role = roleFromFlags(input);
+  const role = roleOf(input);
   if (role === 'owner' && actor.role !== 'owner') throw forbidden(messages.ownerOnly);
   await ensureEmailFree(db, input.email);
   let id: number;
@@ -115,7 +115,7 @@ export async function addUser(ctx: Ctx, input: { email: string } & Flags): Promi
 export async function editUser(ctx: Ctx, input: { id: number; email: string } & Flags): Promise<User> {
   const { db, now, actor, config } = ctx;
   const user = await findUser(db, actor.orgId, input.id);
-  const role = roleFromFlags(input);
+  const role = roleOf(input);
   if ((user.role === 'owner' || role === 'owner') && user.role !== role && actor.role !== 'owner')
     throw forbidden(messages.ownerOnly);
   if (user.role === 'owner' && role !== 'owner') {
