@@ -2,7 +2,6 @@
 import type { CardItem, ResultInput } from '../../../common/api/index.ts';
 import { evaluationPasses, type Choice } from '../../../common/results.ts';
 
-
 export interface Answers {
   choices: Record<number, Choice | undefined>;
   texts: Record<number, string>;
