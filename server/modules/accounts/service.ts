@@ -13,7 +13,8 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import type { Db } from '../../db/index.ts';
 import { AppError, badRequest, conflict, tooManyRequests } from '../../errors.ts';
 import { passwordResetMail, verificationMail } from '../../mail/templates.ts';
-import { orgPath } from './urls.ts';
+import { orgPath } from '../shared/urls.ts';
+import { emailKey, insertUser } from '../shared/users.ts';
 
 export const messages = {
   orgExists: 'An organisation with this name already exists.',
@@ -30,8 +31,6 @@ const HOUR = 60 * 60_000;
 const RESETS_PER_ACCOUNT_PER_HOUR = 5;
 const RESETS_PER_ADDRESS_PER_HOUR = 20;
 const VERIFICATIONS_PER_ACCOUNT_PER_HOUR = 5;
-
-const emailKey = (email: string) => email.trim().toLowerCase();
 
 async function findLiveUser(db: Db, email: string) {
   return db
@@ -82,22 +81,11 @@ export async function signup(ctx: CallContext, input: { orgname: string; email: 
       .returning('id')
       .executeTakeFirstOrThrow();
     orgId = org.id;
-    const user = await db
-      .insertInto('users')
-      .values({
-        org_id: orgId,
-        email: input.email,
-        email_key: emailKey(input.email),
-        password_hash: passwordHash,
-        role: 'owner',
-        email_verified: 0,
-        created_at: now,
-        updated_at: now,
-        deleted_at: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    userId = user.id;
+    userId = await insertUser(
+      db,
+      { orgId, email: input.email, passwordHash, role: 'owner', verified: false },
+      now,
+    );
   } catch (error) {
     // Another sign-up took the name or the address between the checks and the insert.
     if (isUniqueViolation(error)) {

@@ -7,7 +7,7 @@ import { randomToken } from '../../auth/tokens.ts';
 import type { CallContext, UserActor } from '../../context.ts';
 import type { Db } from '../../db/index.ts';
 import { AppError, notFound } from '../../errors.ts';
-import { orgPath } from '../accounts/urls.ts';
+import { orgPath } from '../shared/urls.ts';
 import {
   createCheckoutSession,
   retrieveCheckoutSession,

@@ -1,8 +1,8 @@
 import { defineHandlers } from '../../http/handlers.ts';
-import { userCaller } from './caller.ts';
+import { userCaller } from '../shared/caller.ts';
 import { exportEvaluations } from './excel.ts';
-import { searchFilter } from './search.ts';
-import * as evaluations from './service.ts';
+import { searchFilter } from '../shared/search.ts';
+import * as evaluations from '../shared/evaluations.ts';
 
 export const evaluationHandlers = defineHandlers({
   addEvaluation: (input, ctx) =>

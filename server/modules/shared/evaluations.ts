@@ -12,11 +12,13 @@ import { nameKey } from '../../../common/validation.ts';
 import type { Db } from '../../db/index.ts';
 import type { ResultsTable } from '../../db/schema.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
+import { boardMessages, findLiveBoard } from './boards.ts';
 import { isOwn, mayChange, type Caller } from './caller.ts';
+import { liveCardsOfBoard } from './cards.ts';
 import { searchConditions, type SearchFilter } from './search.ts';
 
 export const messages = {
-  boardNotFound: 'The board was not found.',
+  ...boardMessages,
   cardNotOnBoard: 'The card was not found on this board.',
   evaluationNotFound: 'The evaluation was not found.',
   alreadyComplete: 'This evaluation is already complete.',
@@ -151,17 +153,9 @@ export async function findCompletedEvaluation(
   return row;
 }
 
-async function findLiveBoard(db: Db, caller: Caller, boardId: number) {
-  if (caller.boardId !== undefined && caller.boardId !== boardId) throw notFound(messages.boardNotFound);
-  const board = await db
-    .selectFrom('boards')
-    .select(['id', 'name'])
-    .where('org_id', '=', caller.orgId)
-    .where('id', '=', boardId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  if (!board) throw notFound(messages.boardNotFound);
-  return board;
+/** The board, if the caller reaches it: an anonymous key reaches its own board only. */
+function findCallersBoard(db: Db, caller: Caller, boardId: number) {
+  return findLiveBoard(db, { orgId: caller.orgId, boardId, onlyBoardId: caller.boardId });
 }
 
 /** add-evaluation: starts an evaluation of a card that is on the board, with snapshots of both names. */
@@ -171,17 +165,8 @@ export async function startEvaluation(
   input: { boardId: number; cardId: number },
   now: number,
 ): Promise<{ id: number }> {
-  const board = await findLiveBoard(db, caller, input.boardId);
-  const card = await db
-    .selectFrom('board_cards')
-    .innerJoin('cards', 'cards.id', 'board_cards.card_id')
-    .select(['cards.id', 'cards.name'])
-    .where('board_cards.org_id', '=', caller.orgId)
-    .where('board_cards.board_id', '=', board.id)
-    .where('board_cards.card_id', '=', input.cardId)
-    .where('cards.org_id', '=', caller.orgId)
-    .where('cards.deleted_at', 'is', null)
-    .executeTakeFirst();
+  const board = await findCallersBoard(db, caller, input.boardId);
+  const [card] = await liveCardsOfBoard(db, { orgId: caller.orgId, boardId: board.id, cardId: input.cardId });
   if (!card) throw notFound(messages.cardNotOnBoard);
   const { who } = caller;
   const row = await db
@@ -361,7 +346,7 @@ export async function boardEvaluations(
   input: { boardId: number; since: number },
   now: number,
 ): Promise<Evaluation[]> {
-  const board = await findLiveBoard(db, caller, input.boardId);
+  const board = await findCallersBoard(db, caller, input.boardId);
   const since = Math.max(input.since, now - EVALUATION_WINDOW_DAYS * DAY);
   const boardRows = () =>
     db
@@ -377,14 +362,7 @@ export async function boardEvaluations(
 
   const perCard = new Map<number, number>();
   for (const row of recent) perCard.set(row.card_id, (perCard.get(row.card_id) ?? 0) + 1);
-  const cards = await db
-    .selectFrom('board_cards')
-    .innerJoin('cards', 'cards.id', 'board_cards.card_id')
-    .select('cards.id')
-    .where('board_cards.org_id', '=', caller.orgId)
-    .where('board_cards.board_id', '=', board.id)
-    .where('cards.deleted_at', 'is', null)
-    .execute();
+  const cards = await liveCardsOfBoard(db, { orgId: caller.orgId, boardId: board.id });
   const short = cards.map((c) => c.id).filter((id) => (perCard.get(id) ?? 0) < LAST_EVALUATIONS_COUNT);
 
   let older: EvaluationRow[] = [];
