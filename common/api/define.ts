@@ -21,7 +21,7 @@ export interface CallDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodTyp
    * attempt must still be counted for the rate limit.
    */
   atomic?: boolean;
-  /** Allowed while the organisation is unpaid (DECISIONS.md). */
+  /** Allowed while the organisation is unpaid (docs/product-decisions.md). */
   whenUnpaid?: boolean;
   request: Req;
   response: Res;

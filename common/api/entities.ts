@@ -121,7 +121,7 @@ export const REPORT_MODES = [
 /** -1 means "all boards", "all cards", "no single item", or for start_number "Now" (SPEC §3). */
 const idOrAll = z.union([z.literal(-1), id]);
 
-/** How far back a graph's period may reach, per unit (DECISIONS.md "Constants"). */
+/** How far back a graph's period may reach, per unit (docs/product-decisions.md "Constants"). */
 export type Duration = (typeof DURATIONS)[number];
 export const PERIOD_LIMITS: Record<Duration, number> = {
   Days: 730,
@@ -138,9 +138,10 @@ const settingShape = {
   board_id: idOrAll,
   card_id: idOrAll,
   card_item_id: idOrAll,
-  start_number: z.number().int().min(-1).max(730),
+  // How far back depends on the unit: checkPeriod says so with periodTooLongMessage.
+  start_number: z.number().int().min(-1),
   start_duration: z.enum(DURATIONS),
-  end_number: z.number().int().min(-1).max(730),
+  end_number: z.number().int().min(-1),
   end_duration: z.enum(DURATIONS),
   time_division: z.enum(TIME_DIVISIONS),
   type: z.enum(GRAPH_TYPES),

@@ -3,7 +3,7 @@
  * an Administrator or Owner (who may delete any evaluation) may not finish another member's.
  */
 import { expect, it } from 'vitest';
-import { messages } from '../modules/evaluations/service.ts';
+import { messages } from '../modules/shared/evaluations.ts';
 import { buildBoard, buildCard, buildTeam } from '../test/factories.ts';
 import { call, describeEachDatabase, type TestEnv } from '../test/harness.ts';
 

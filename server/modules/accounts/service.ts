@@ -1,5 +1,5 @@
 /**
- * The account life of SPEC §2/§4 as DECISIONS.md settles it: sign-up with email verification, sign-in
+ * The account life of SPEC §2/§4 as docs/product-decisions.md settles it: sign-up with email verification, sign-in
  * with a rate limit, password reset. Answers that could reveal whether an account exists do not.
  */
 import { LOGIN_FAILURES_MAX, LOGIN_FAILURE_WINDOW_MS } from '../../../common/constants.ts';
@@ -13,7 +13,8 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import type { Db } from '../../db/index.ts';
 import { AppError, badRequest, conflict, tooManyRequests } from '../../errors.ts';
 import { passwordResetMail, signupAttemptMail, verificationMail } from '../../mail/templates.ts';
-import { orgPath } from './urls.ts';
+import { orgPath } from '../shared/urls.ts';
+import { emailKey, insertUser } from '../shared/users.ts';
 
 export const messages = {
   orgExists: 'An organisation with this name already exists.',
@@ -34,8 +35,6 @@ const RESETS_PER_ADDRESS_PER_HOUR = 20;
 const VERIFICATIONS_PER_ACCOUNT_PER_HOUR = 5;
 /** Sign-ups (each mails an address): per client address (config) and per email address, like reset. */
 export const SIGNUPS_PER_EMAIL_PER_HOUR = 3;
-
-const emailKey = (email: string) => email.trim().toLowerCase();
 
 async function findLiveUser(db: Db, email: string) {
   return db
@@ -102,22 +101,11 @@ export async function signup(ctx: CallContext, input: { orgname: string; email: 
       .returning('id')
       .executeTakeFirstOrThrow();
     orgId = org.id;
-    const user = await db
-      .insertInto('users')
-      .values({
-        org_id: orgId,
-        email: input.email,
-        email_key: emailKey(input.email),
-        password_hash: passwordHash,
-        role: 'owner',
-        email_verified: 0,
-        created_at: now,
-        updated_at: now,
-        deleted_at: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    userId = user.id;
+    userId = await insertUser(
+      db,
+      { orgId, email: input.email, passwordHash, role: 'owner', verified: false },
+      now,
+    );
   } catch (error) {
     // Another sign-up took the name or the address between the checks and the insert.
     if (isUniqueViolation(error)) {
@@ -202,7 +190,7 @@ export async function login(
     throw fail();
   }
   if (!(await verifyPassword(user.password_hash, input.password))) throw fail();
-  // /q/{org}/login refuses an account of another organisation with the same message (DECISIONS.md).
+  // /q/{org}/login refuses an account of another organisation with the same message (docs/product-decisions.md).
   if (input.orgName !== undefined && input.orgName !== '' && nameKey(input.orgName) !== user.orgKey)
     throw fail();
   if (user.email_verified !== 1) {

@@ -11,20 +11,14 @@ import {
   signIn,
 } from '../../test/factories.ts';
 import { call, describeEachDatabase, type TestEnv } from '../../test/harness.ts';
-import { messages } from './service.ts';
+import { tenantState } from '../../test/state.ts';
+import { messages } from '../shared/evaluations.ts';
 
 const DAY = 24 * 60 * 60_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Everything the evaluation calls can change in one organisation, to check that nothing did. */
-async function stateOf(env: TestEnv, orgId: number) {
-  const [evaluations, results, feedback] = await Promise.all([
-    env.db.selectFrom('evaluations').selectAll().where('org_id', '=', orgId).orderBy('id').execute(),
-    env.db.selectFrom('results').selectAll().where('org_id', '=', orgId).orderBy('id').execute(),
-    env.db.selectFrom('feedback').selectAll().where('org_id', '=', orgId).orderBy('id').execute(),
-  ]);
-  return { evaluations, results, feedback };
-}
+const stateOf = tenantState('evaluations', 'results', 'feedback');
 
 /** A team with a five-item card (one of each kind, the second Pass/Fail allowing N/A) on a board. */
 async function setup(env: TestEnv) {

@@ -1,10 +1,10 @@
 /**
  * Users of an organisation (admins): list, invite, edit, remove. Only an Owner grants or removes Owner,
- * and the last Owner can be neither removed nor demoted (DECISIONS.md).
+ * and the last Owner can be neither removed nor demoted (docs/product-decisions.md).
  */
 import { sql } from 'kysely';
 import type { User } from '../../../common/api/entities.ts';
-import { roleFromFlags, type Role } from '../../../common/roles.ts';
+import { roleOf, type Role } from '../../../common/roles.ts';
 import { issueToken, retireTokens } from '../../auth/oneTimeTokens.ts';
 import { endUserSessions } from '../../auth/sessions.ts';
 import type { CallContext, UserActor } from '../../context.ts';
@@ -12,7 +12,8 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import type { Db } from '../../db/index.ts';
 import { conflict, forbidden, notFound } from '../../errors.ts';
 import { addAttemptMail, invitationMail, verificationMail } from '../../mail/templates.ts';
-import { orgPath } from '../accounts/urls.ts';
+import { orgPath } from '../shared/urls.ts';
+import { emailKey, insertUser } from '../shared/users.ts';
 
 export const messages = {
   notFound: 'User not found.',
@@ -24,8 +25,6 @@ export const messages = {
 
 type Flags = { isViewOnly: boolean; isEvaluator: boolean; isAdmin: boolean; isOwner: boolean };
 type Ctx = CallContext<UserActor>;
-
-const emailKey = (email: string) => email.trim().toLowerCase();
 
 function present(row: { id: number; email: string; role: Role; email_verified: 0 | 1 }): User {
   return { id: row.id, email: row.email, role: row.role, emailVerified: row.email_verified === 1 };
@@ -99,27 +98,23 @@ export async function listUsers(ctx: Ctx): Promise<User[]> {
 
 export async function addUser(ctx: Ctx, input: { email: string } & Flags): Promise<User> {
   const { db, now, actor, config } = ctx;
-  const role = roleFromFlags(input);
+  const role = roleOf(input);
   if (role === 'owner' && actor.role !== 'owner') throw forbidden(messages.ownerOnly);
   const claimed = await claimEmail(db, actor.orgId, input.email);
   let id: number;
   try {
-    const row = await db
-      .insertInto('users')
-      .values({
-        org_id: actor.orgId,
+    id = await insertUser(
+      db,
+      {
+        orgId: actor.orgId,
         email: input.email,
-        email_key: claimed.key,
-        password_hash: null,
+        emailKey: claimed.key,
+        passwordHash: null,
         role,
-        email_verified: 0,
-        created_at: now,
-        updated_at: now,
-        deleted_at: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    id = row.id;
+        verified: false,
+      },
+      now,
+    );
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(messages.emailExists, 'email');
     throw error;
@@ -137,7 +132,7 @@ export async function addUser(ctx: Ctx, input: { email: string } & Flags): Promi
 export async function editUser(ctx: Ctx, input: { id: number; email: string } & Flags): Promise<User> {
   const { db, now, actor, config } = ctx;
   const user = await findUser(db, actor.orgId, input.id);
-  const role = roleFromFlags(input);
+  const role = roleOf(input);
   if ((user.role === 'owner' || role === 'owner') && user.role !== role && actor.role !== 'owner')
     throw forbidden(messages.ownerOnly);
   if (user.role === 'owner' && role !== 'owner') {
