@@ -497,7 +497,10 @@ describeEachDatabase('get-report', (env) => {
         call(env, 'deleteEvaluation', { evalID }, { cookie }),
       ),
     );
-    expect(deletions.filter((d) => d.status === 200)).toHaveLength(3);
+    // A copy racing the first may find the evaluation still there (PostgreSQL) and answer 200 too, or not
+    // (404); either way it must not subtract it twice.
+    for (const d of deletions) expect([200, 404]).toContain(d.status);
+    expect(deletions.filter((d) => d.status === 200).length).toBeGreaterThanOrEqual(3);
     const counts = await countsAgainstEvaluations(env, team.org.id);
     expect(counts.stored).toEqual(counts.recounted);
     const today = await report(cookie, setting({ start_number: 0 }), 'UTC');
