@@ -26,7 +26,7 @@ export function CreateAppPage() {
     createApp(checkoutID)
       .then(async ({ homeURL }) => {
         await queryClient.invalidateQueries({ queryKey: ['user-data'] });
-        navigate(homeURL, { replace: true });
+        void navigate(homeURL, { replace: true });
       })
       .catch((error) => setFailure(messageOf(error, api.createApp)));
   }, [checkoutID, navigate, queryClient]);

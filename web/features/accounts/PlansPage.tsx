@@ -48,7 +48,7 @@ export function PlansPage() {
     try {
       const { url } = await subscribe.mutateAsync({ numDepartments: count });
       if (/^https?:\/\//.test(url)) window.location.assign(url);
-      else navigate(url);
+      else void navigate(url);
     } catch (error) {
       setFailure(
         error instanceof ApiError && (error.status === 401 || error.status === 403)

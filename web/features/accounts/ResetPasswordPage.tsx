@@ -39,7 +39,7 @@ export function ResetPasswordPage() {
         password2: values.password2,
         token,
       });
-      navigate(answer.redirectURL || '/');
+      void navigate(answer.redirectURL || '/');
     } catch (error) {
       setFailure(applyServerError(error, api.resetPassword, form.setFieldError, { username: 'email' }));
     }

@@ -72,7 +72,7 @@ export function SessionWatcher({ orgFromPath }: { orgFromPath: string | undefine
       if (event.newValue === 'false') {
         queryClient.clear();
         setLostMessage(null);
-        navigate(paths.login(orgFromPath));
+        void navigate(paths.login(orgFromPath));
       } else if (event.newValue === 'true') {
         setLostMessage(null);
         void queryClient.invalidateQueries();
@@ -108,7 +108,7 @@ export function SessionWatcher({ orgFromPath }: { orgFromPath: string | undefine
             setLoggedIn(true);
             setLostMessage(null);
             if (answer.redirectURL) {
-              navigate(answer.redirectURL);
+              void navigate(answer.redirectURL);
               return;
             }
             void queryClient.invalidateQueries();

@@ -97,7 +97,7 @@ function Evaluation({ access, cardID, evalID }: { access: AnonymousAccess; cardI
       { ...access, evalID, results },
       {
         onSuccess: () => {
-          navigate(location.pathname, {
+          void navigate(location.pathname, {
             replace: true,
             state: { submitted: true } satisfies EvaluationState,
           });

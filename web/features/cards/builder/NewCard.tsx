@@ -21,7 +21,7 @@ export function NewCard({ org }: { org: string }) {
     setFailure(null);
     try {
       const { card } = await add.mutateAsync({ name: name.trim() });
-      navigate(`/q/${encodeURIComponent(org)}/home/cards/new/${card.id}`, { replace: true });
+      void navigate(`/q/${encodeURIComponent(org)}/home/cards/new/${card.id}`, { replace: true });
     } catch (error) {
       setFailure(applyServerError(error, api.addCard, form.setFieldError));
     }
