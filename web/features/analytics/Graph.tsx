@@ -1,0 +1,218 @@
+/**
+ * One graph of a dashboard: its figures from get-report (in the browser's time zone) drawn as a line, bars
+ * or a table, with a tooltip and a legend, and its own loading, empty and error states.
+ */
+import { BarChart, LineChart } from '@mantine/charts';
+import { Button, Center, Group, Paper, ScrollArea, Skeleton, Stack, Table, Text } from '@mantine/core';
+import type { DashboardSettingInput } from '../../../common/api/index.ts';
+import { api } from '../../../common/api/index.ts';
+import { ErrorText } from '../../components/ErrorText.tsx';
+import { messageOf } from '../../lib/api.ts';
+import type { useReport } from './api.ts';
+import {
+  NO_EVALUATIONS,
+  ROW_HEADINGS,
+  axisLabel,
+  countsNA,
+  isEmpty,
+  percent,
+  type Report,
+} from './graphs.ts';
+import classes from './Analytics.module.css';
+
+type Datum = {
+  name: string;
+  label: string;
+  Passed: number;
+  Failed: number;
+  'N/A': number;
+  'Pass rate': number | null;
+};
+
+function chartData(report: Report): Datum[] {
+  const years = new Set(report.rows.map((r) => r.label.slice(0, 4)));
+  return report.rows.map((row) => ({
+    name: axisLabel(row.label, report.mode, years.size > 1),
+    label: row.label,
+    Passed: row.passed,
+    Failed: row.failed,
+    'N/A': row.na,
+    'Pass rate': row.passRate === null ? null : Math.round(row.passRate * 1000) / 10,
+  }));
+}
+
+/** The tooltip of both charts: every figure of the hovered bucket, board, card or item. */
+function Tip({
+  active,
+  payload,
+  withNA,
+}: {
+  active?: boolean;
+  payload?: { payload?: Datum }[];
+  withNA: boolean;
+}) {
+  const datum = payload?.[0]?.payload;
+  if (!active || !datum) return null;
+  return (
+    <Paper withBorder shadow="md" p="xs" className={classes.tooltip}>
+      <Text size="sm" fw={700}>
+        {datum.name}
+      </Text>
+      <Text size="sm">Pass rate: {datum['Pass rate'] === null ? '–' : `${datum['Pass rate']}%`}</Text>
+      <Text size="sm">Passed: {datum.Passed}</Text>
+      <Text size="sm">Failed: {datum.Failed}</Text>
+      {withNA && <Text size="sm">N/A: {datum['N/A']}</Text>}
+    </Paper>
+  );
+}
+
+function ReportTable({ report, caption }: { report: Report; caption: string }) {
+  const withNA = countsNA(report);
+  return (
+    <ScrollArea.Autosize mah={360} type="auto" className={classes.tableScroll}>
+      <Table striped highlightOnHover stickyHeader withTableBorder fz="sm" data-testid="report-table">
+        <Table.Caption className={classes.visuallyHidden}>{caption}</Table.Caption>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col">{ROW_HEADINGS[report.mode]}</Table.Th>
+            <Table.Th scope="col" ta="right">
+              Passed
+            </Table.Th>
+            <Table.Th scope="col" ta="right">
+              Failed
+            </Table.Th>
+            {withNA && (
+              <Table.Th scope="col" ta="right">
+                N/A
+              </Table.Th>
+            )}
+            <Table.Th scope="col" ta="right">
+              Pass rate
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {report.rows.map((row) => (
+            <Table.Tr key={`${row.label}-${row.id ?? row.start}`}>
+              <Table.Th scope="row" fw={400}>
+                {row.label}
+              </Table.Th>
+              <Table.Td ta="right">{row.passed}</Table.Td>
+              <Table.Td ta="right">{row.failed}</Table.Td>
+              {withNA && <Table.Td ta="right">{row.na}</Table.Td>}
+              <Table.Td ta="right">{percent(row.passRate)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </ScrollArea.Autosize>
+  );
+}
+
+const HEIGHT = 240;
+
+function Chart({ report, type, title }: { report: Report; type: 'Line' | 'Bar'; title: string }) {
+  const data = chartData(report);
+  const withNA = countsNA(report);
+  const tooltipProps = { content: (props: object) => <Tip {...props} withNA={withNA} /> };
+  const xAxisProps = { interval: 'preserveStartEnd' as const, minTickGap: 12 };
+  // Animations off: a wall of 24 graphs draws at once, and screenshots show the final picture.
+  if (type === 'Line')
+    return (
+      <LineChart
+        h={HEIGHT}
+        data={data}
+        dataKey="name"
+        series={[
+          { name: 'Pass rate', color: 'blue.6', yAxisId: 'left' },
+          { name: 'Passed', color: 'teal.6', yAxisId: 'right', strokeDasharray: '4 3' },
+          { name: 'Failed', color: 'red.6', yAxisId: 'right', strokeDasharray: '4 3' },
+          ...(withNA ? [{ name: 'N/A', color: 'gray.6', yAxisId: 'right', strokeDasharray: '2 3' }] : []),
+        ]}
+        withRightYAxis
+        yAxisProps={{ domain: [0, 100], unit: '%', width: 48 }}
+        rightYAxisProps={{ allowDecimals: false, width: 36 }}
+        xAxisProps={xAxisProps}
+        connectNulls={false}
+        withDots={data.length <= 60}
+        withLegend
+        legendProps={{ verticalAlign: 'bottom' }}
+        tooltipProps={tooltipProps}
+        lineProps={{ isAnimationActive: false }}
+        curveType="linear"
+        aria-label={title}
+        role="img"
+        data-testid="line-chart"
+      />
+    );
+  return (
+    <BarChart
+      h={HEIGHT}
+      data={data}
+      dataKey="name"
+      type="stacked"
+      series={[
+        { name: 'Passed', color: 'teal.6' },
+        { name: 'Failed', color: 'red.6' },
+        ...(withNA ? [{ name: 'N/A', color: 'gray.6' }] : []),
+      ]}
+      yAxisProps={{ allowDecimals: false, width: 36 }}
+      xAxisProps={xAxisProps}
+      withLegend
+      legendProps={{ verticalAlign: 'bottom' }}
+      tooltipProps={tooltipProps}
+      barProps={{ isAnimationActive: false }}
+      aria-label={title}
+      role="img"
+      data-testid="bar-chart"
+    />
+  );
+}
+
+/** The figures of a graph, or why there are none. */
+export function GraphBody({
+  setting,
+  title,
+  report,
+}: {
+  setting: DashboardSettingInput;
+  title: string;
+  /** The graph's get-report query (its card uses the same one for the CSV download). */
+  report: ReturnType<typeof useReport>;
+}) {
+  if (report.isPending)
+    return (
+      <Stack gap={6} role="status" aria-label={`Loading ${title}`} data-testid="graph-loading">
+        <Skeleton height={HEIGHT} />
+      </Stack>
+    );
+  if (report.isError)
+    return (
+      <Stack gap="xs" h={HEIGHT} justify="center">
+        <ErrorText message={messageOf(report.error, api.getReport)} />
+        <Group>
+          <Button
+            variant="default"
+            size="xs"
+            loading={report.isFetching}
+            onClick={() => void report.refetch()}
+          >
+            Try again
+          </Button>
+        </Group>
+      </Stack>
+    );
+  const figures = report.data.report;
+  if (isEmpty(figures))
+    return (
+      <Center h={HEIGHT} data-testid="graph-empty">
+        <Text c="dimmed">{NO_EVALUATIONS}</Text>
+      </Center>
+    );
+  if (setting.type === 'Table') return <ReportTable report={figures} caption={title} />;
+  return (
+    <div data-testid="graph-drawn">
+      <Chart report={figures} type={setting.type} title={title} />
+    </div>
+  );
+}
