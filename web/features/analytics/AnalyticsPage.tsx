@@ -222,8 +222,8 @@ function GraphCard({
             }
       }
     >
-      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
-        <Group gap={6} align="flex-start" wrap="nowrap" style={{ minWidth: 0 }}>
+      <Group justify="space-between" align="flex-start" gap="xs">
+        <Group gap={6} align="flex-start" wrap="nowrap" className={classes.heading}>
           {!wall && (
             <div
               className={classes.handle}
@@ -250,7 +250,7 @@ function GraphCard({
           </div>
         </Group>
         {!wall && (
-          <Group gap={2} wrap="nowrap">
+          <Group gap={2} wrap="nowrap" ml="auto">
             <Tooltip label="Download CSV">
               <ActionIcon
                 variant="subtle"
@@ -297,7 +297,7 @@ function GraphCard({
           </Group>
         )}
       </Group>
-      <GraphBody setting={setting} title={title} report={report} />
+      <GraphBody setting={setting} title={title} report={report} height={wall ? 300 : 240} />
     </Paper>
   );
 }

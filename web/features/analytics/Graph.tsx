@@ -2,7 +2,7 @@
  * One graph of a dashboard: its figures from get-report (in the browser's time zone) drawn as a line, bars
  * or a table, with a tooltip and a legend, and its own loading, empty and error states.
  */
-import { BarChart, LineChart } from '@mantine/charts';
+import { CompositeChart, LineChart } from '@mantine/charts';
 import { Button, Center, Group, Paper, ScrollArea, Skeleton, Stack, Table, Text } from '@mantine/core';
 import type { DashboardSettingInput } from '../../../common/api/index.ts';
 import { api } from '../../../common/api/index.ts';
@@ -70,7 +70,16 @@ function ReportTable({ report, caption }: { report: Report; caption: string }) {
   const withNA = countsNA(report);
   return (
     <ScrollArea.Autosize mah={360} type="auto" className={classes.tableScroll}>
-      <Table striped highlightOnHover stickyHeader withTableBorder fz="sm" data-testid="report-table">
+      <Table
+        striped
+        highlightOnHover
+        stickyHeader
+        withTableBorder
+        fz="sm"
+        horizontalSpacing="xs"
+        className={classes.table}
+        data-testid="report-table"
+      >
         <Table.Caption className={classes.visuallyHidden}>{caption}</Table.Caption>
         <Table.Thead>
           <Table.Tr>
@@ -109,61 +118,87 @@ function ReportTable({ report, caption }: { report: Report; caption: string }) {
   );
 }
 
-const HEIGHT = 240;
+/** Legends list the series in this order (recharts would sort them by name). */
+const SERIES_ORDER = ['Pass rate', 'Passed', 'Failed', 'N/A'];
+const legendProps = {
+  verticalAlign: 'bottom' as const,
+  itemSorter: (item: { value?: unknown }) => SERIES_ORDER.indexOf(String(item.value)),
+};
 
-function Chart({ report, type, title }: { report: Report; type: 'Line' | 'Bar'; title: string }) {
+/**
+ * Line: the pass rate (left axis, %) with the counts as dashed lines (right axis). Bar: the counts stacked
+ * (left axis) with the pass rate as a line (right axis, %). Either way both are read at a glance, and the
+ * tooltip gives every figure of the bucket, board, card or item.
+ */
+function Chart({
+  report,
+  type,
+  title,
+  height,
+}: {
+  report: Report;
+  type: 'Line' | 'Bar';
+  title: string;
+  height: number;
+}) {
   const data = chartData(report);
   const withNA = countsNA(report);
   const tooltipProps = { content: (props: object) => <Tip {...props} withNA={withNA} /> };
   const xAxisProps = { interval: 'preserveStartEnd' as const, minTickGap: 12 };
+  const percentAxis = { domain: [0, 100], ticks: [0, 25, 50, 75, 100], unit: '%', width: 52 };
+  const countAxis = { allowDecimals: false, width: 40 };
+  const common = {
+    h: height,
+    data,
+    dataKey: 'name',
+    withLegend: true,
+    legendProps,
+    tooltipProps,
+    xAxisProps,
+    withRightYAxis: true,
+    'aria-label': title,
+    role: 'img',
+  };
   // Animations off: a wall of 24 graphs draws at once, and screenshots show the final picture.
   if (type === 'Line')
     return (
       <LineChart
-        h={HEIGHT}
-        data={data}
-        dataKey="name"
+        {...common}
         series={[
-          { name: 'Pass rate', color: 'blue.6', yAxisId: 'left' },
+          { name: 'Pass rate', color: 'blue.6' },
           { name: 'Passed', color: 'teal.6', yAxisId: 'right', strokeDasharray: '4 3' },
           { name: 'Failed', color: 'red.6', yAxisId: 'right', strokeDasharray: '4 3' },
           ...(withNA ? [{ name: 'N/A', color: 'gray.6', yAxisId: 'right', strokeDasharray: '2 3' }] : []),
         ]}
-        withRightYAxis
-        yAxisProps={{ domain: [0, 100], unit: '%', width: 48 }}
-        rightYAxisProps={{ allowDecimals: false, width: 36 }}
-        xAxisProps={xAxisProps}
+        yAxisProps={percentAxis}
+        rightYAxisProps={countAxis}
         connectNulls={false}
         withDots={data.length <= 60}
-        withLegend
-        legendProps={{ verticalAlign: 'bottom' }}
-        tooltipProps={tooltipProps}
-        lineProps={{ isAnimationActive: false }}
+        lineProps={(series) => ({
+          isAnimationActive: false,
+          strokeWidth: series.name === 'Pass rate' ? 2.5 : 1.5,
+        })}
         curveType="linear"
-        aria-label={title}
-        role="img"
         data-testid="line-chart"
       />
     );
   return (
-    <BarChart
-      h={HEIGHT}
-      data={data}
-      dataKey="name"
-      type="stacked"
+    <CompositeChart
+      {...common}
       series={[
-        { name: 'Passed', color: 'teal.6' },
-        { name: 'Failed', color: 'red.6' },
-        ...(withNA ? [{ name: 'N/A', color: 'gray.6' }] : []),
+        { name: 'Passed', color: 'teal.6', type: 'bar' },
+        { name: 'Failed', color: 'red.6', type: 'bar' },
+        ...(withNA ? [{ name: 'N/A', color: 'gray.6', type: 'bar' as const }] : []),
+        { name: 'Pass rate', color: 'blue.6', type: 'line', yAxisId: 'right' },
       ]}
-      yAxisProps={{ allowDecimals: false, width: 36 }}
-      xAxisProps={xAxisProps}
-      withLegend
-      legendProps={{ verticalAlign: 'bottom' }}
-      tooltipProps={tooltipProps}
-      barProps={{ isAnimationActive: false }}
-      aria-label={title}
-      role="img"
+      yAxisProps={countAxis}
+      rightYAxisProps={percentAxis}
+      connectNulls={false}
+      withDots={data.length <= 60}
+      barProps={{ isAnimationActive: false, stackId: 'counts' }}
+      lineProps={{ isAnimationActive: false }}
+      curveType="linear"
+      maxBarWidth={48}
       data-testid="bar-chart"
     />
   );
@@ -174,21 +209,23 @@ export function GraphBody({
   setting,
   title,
   report,
+  height,
 }: {
   setting: DashboardSettingInput;
   title: string;
+  height: number;
   /** The graph's get-report query (its card uses the same one for the CSV download). */
   report: ReturnType<typeof useReport>;
 }) {
   if (report.isPending)
     return (
       <Stack gap={6} role="status" aria-label={`Loading ${title}`} data-testid="graph-loading">
-        <Skeleton height={HEIGHT} />
+        <Skeleton height={height} />
       </Stack>
     );
   if (report.isError)
     return (
-      <Stack gap="xs" h={HEIGHT} justify="center">
+      <Stack gap="xs" h={height} justify="center">
         <ErrorText message={messageOf(report.error, api.getReport)} />
         <Group>
           <Button
@@ -205,14 +242,14 @@ export function GraphBody({
   const figures = report.data.report;
   if (isEmpty(figures))
     return (
-      <Center h={HEIGHT} data-testid="graph-empty">
+      <Center h={height} data-testid="graph-empty">
         <Text c="dimmed">{NO_EVALUATIONS}</Text>
       </Center>
     );
   if (setting.type === 'Table') return <ReportTable report={figures} caption={title} />;
   return (
     <div data-testid="graph-drawn">
-      <Chart report={figures} type={setting.type} title={title} />
+      <Chart report={figures} type={setting.type} title={title} height={height} />
     </div>
   );
 }

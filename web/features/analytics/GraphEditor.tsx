@@ -113,7 +113,7 @@ function PeriodEnd({
   const [last, setLast] = useState(now ? 1 : number);
   return (
     <fieldset className={classes.fieldset}>
-      <Text component="legend" size="sm" fw={500}>
+      <Text component="legend" size="sm" fw="var(--mantine-font-weight-medium)">
         {legend}
       </Text>
       <Group gap="xs" align="flex-start" wrap="nowrap">
