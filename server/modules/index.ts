@@ -1,5 +1,6 @@
 /** Every module's handlers, registered from the contract by app.ts. */
 import { accountHandlers } from './accounts/routes.ts';
+import { analyticsHandlers } from './analytics/routes.ts';
 import { anonymousHandlers } from './anonymous/routes.ts';
 import { billingHandlers } from './billing/routes.ts';
 import { boardHandlers } from './boards/routes.ts';
@@ -17,4 +18,5 @@ export const allHandlers = {
   ...cardHandlers,
   ...evaluationHandlers,
   ...feedbackHandlers,
+  ...analyticsHandlers,
 };
