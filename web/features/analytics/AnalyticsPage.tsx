@@ -574,7 +574,7 @@ export function AnalyticsPage() {
                   value={String(d.id)}
                   rightSection={
                     d.isDefault ? (
-                      <Badge size="xs" variant="light" aria-label="default">
+                      <Badge size="xs" variant="filled">
                         Default
                       </Badge>
                     ) : undefined

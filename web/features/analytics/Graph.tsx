@@ -69,7 +69,13 @@ function Tip({
 function ReportTable({ report, caption }: { report: Report; caption: string }) {
   const withNA = countsNA(report);
   return (
-    <ScrollArea.Autosize mah={360} type="auto" className={classes.tableScroll}>
+    <ScrollArea.Autosize
+      mah={360}
+      type="auto"
+      className={classes.tableScroll}
+      // Long tables scroll: the region takes the keyboard's focus to scroll with the arrows.
+      viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': caption }}
+    >
       <Table
         striped
         highlightOnHover

@@ -126,6 +126,8 @@ function PeriodEnd({
           max={PERIOD_LIMITS[duration]}
           allowDecimal={false}
           allowNegative={false}
+          // Beyond the unit's limit the editor says so, rather than changing the number behind one's back.
+          clampBehavior="none"
           w={96}
           error={error ? true : undefined}
           onChange={(v) => {
