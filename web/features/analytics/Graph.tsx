@@ -132,9 +132,10 @@ const legendProps = {
 };
 
 /**
- * Line: the pass rate (left axis, %) with the counts as dashed lines (right axis). Bar: the counts stacked
- * (left axis) with the pass rate as a line (right axis, %). Either way both are read at a glance, and the
- * tooltip gives every figure of the bucket, board, card or item.
+ * Line: the pass rate (%), one point per bucket, gaps where nothing was decided. Bar: the counts stacked
+ * (left axis) with the pass rate over them (right axis, %). Either way the tooltip gives every figure of the
+ * bucket, board, card or item. Across boards, cards or items the pass rates are points, not a line: there is
+ * nothing between two boards.
  */
 function Chart({
   report,
@@ -149,6 +150,7 @@ function Chart({
 }) {
   const data = chartData(report);
   const withNA = countsNA(report);
+  const overTime = report.mode === 'TimeSeries';
   const tooltipProps = { content: (props: object) => <Tip {...props} withNA={withNA} /> };
   const xAxisProps = { interval: 'preserveStartEnd' as const, minTickGap: 12 };
   const percentAxis = { domain: [0, 100], ticks: [0, 25, 50, 75, 100], unit: '%', width: 52 };
@@ -161,30 +163,22 @@ function Chart({
     legendProps,
     tooltipProps,
     xAxisProps,
-    withRightYAxis: true,
+    connectNulls: false,
+    curveType: 'linear' as const,
+    withDots: !overTime || data.length <= 60,
+    dotProps: overTime ? undefined : { r: 5 },
     'aria-label': title,
     role: 'img',
   };
   // Animations off: a wall of 24 graphs draws at once, and screenshots show the final picture.
+  const rateLine = { isAnimationActive: false, strokeWidth: overTime ? 2.5 : 0 };
   if (type === 'Line')
     return (
       <LineChart
         {...common}
-        series={[
-          { name: 'Pass rate', color: 'blue.6' },
-          { name: 'Passed', color: 'teal.6', yAxisId: 'right', strokeDasharray: '4 3' },
-          { name: 'Failed', color: 'red.6', yAxisId: 'right', strokeDasharray: '4 3' },
-          ...(withNA ? [{ name: 'N/A', color: 'gray.6', yAxisId: 'right', strokeDasharray: '2 3' }] : []),
-        ]}
+        series={[{ name: 'Pass rate', color: 'blue.6' }]}
         yAxisProps={percentAxis}
-        rightYAxisProps={countAxis}
-        connectNulls={false}
-        withDots={data.length <= 60}
-        lineProps={(series) => ({
-          isAnimationActive: false,
-          strokeWidth: series.name === 'Pass rate' ? 2.5 : 1.5,
-        })}
-        curveType="linear"
+        lineProps={rateLine}
         data-testid="line-chart"
       />
     );
@@ -197,13 +191,11 @@ function Chart({
         ...(withNA ? [{ name: 'N/A', color: 'gray.6', type: 'bar' as const }] : []),
         { name: 'Pass rate', color: 'blue.6', type: 'line', yAxisId: 'right' },
       ]}
+      withRightYAxis
       yAxisProps={countAxis}
       rightYAxisProps={percentAxis}
-      connectNulls={false}
-      withDots={data.length <= 60}
       barProps={{ isAnimationActive: false, stackId: 'counts' }}
-      lineProps={{ isAnimationActive: false }}
-      curveType="linear"
+      lineProps={rateLine}
       maxBarWidth={48}
       data-testid="bar-chart"
     />

@@ -142,6 +142,7 @@ function PeriodEnd({
           value={duration}
           onChange={(v) => v && onChange(number, v as Duration)}
           allowDeselect={false}
+          disabled={now}
           w={150}
           comboboxProps={{ withinPortal: true }}
         />
