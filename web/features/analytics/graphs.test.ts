@@ -79,10 +79,10 @@ describe('graph words', () => {
     expect(periodProblem({ ...DEFAULT_SETTING, end_number: 11, end_duration: 'Years' })?.field).toBe('end');
     expect(periodProblem({ ...DEFAULT_SETTING, start_number: 0 })?.field).toBe('start');
     expect(periodProblem({ ...DEFAULT_SETTING, start_number: 2, end_number: 3 })?.message).toBe(
-      'The start must come before the end.',
+      'The period must start before it ends.',
     );
     expect(periodProblem({ ...DEFAULT_SETTING, start_number: -1 })?.message).toBe(
-      'The start must come before the end.',
+      'The period must start before it ends.',
     );
     expect(
       periodProblem({
@@ -93,6 +93,30 @@ describe('graph words', () => {
         end_duration: 'Weeks',
       }),
     ).toBeNull();
+  });
+
+  it('refuses more periods of the time division than its limit, counting from the start of a unit', () => {
+    // Monday 23 November 2026, in the test's zone.
+    const now = new Date(2026, 10, 23, 10, 30);
+    const check = (s: Partial<typeof DEFAULT_SETTING>) => periodProblem({ ...DEFAULT_SETTING, ...s }, now);
+    expect(check({ start_number: 730 })).toBeNull();
+    expect(check({ start_number: 23, start_duration: 'Months' })).toBeNull();
+    expect(check({ start_number: 24, start_duration: 'Months' })?.message).toBe(
+      'A period can reach back at most 730 days.',
+    );
+    // 4 years ago is 1 January 2022: 20 quarters to this one.
+    expect(check({ start_number: 4, start_duration: 'Years', time_division: 'Quarters' })?.message).toBe(
+      'A period can reach back at most 16 quarters.',
+    );
+    expect(check({ start_number: 16, start_duration: 'Quarters', time_division: 'Quarters' })).toBeNull();
+    expect(check({ start_number: 104, start_duration: 'Weeks', time_division: 'Weeks' })).toBeNull();
+    expect(check({ start_number: 24, start_duration: 'Months', time_division: 'Weeks' })?.message).toBe(
+      'A period can reach back at most 104 weeks.',
+    );
+    expect(check({ start_number: 10, start_duration: 'Years', time_division: 'Custom Interval' })).toBeNull();
+    // An end 'n units ago' runs to the end of that unit: 1 day ago to 1 day ago is yesterday.
+    expect(check({ start_number: 1, end_number: 1 })).toBeNull();
+    expect(check({ start_number: 1, end_number: 2 })?.message).toBe('The period must start before it ends.');
   });
 
   it('labels buckets as people read them', () => {

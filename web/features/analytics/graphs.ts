@@ -4,7 +4,7 @@
  * browser.
  */
 import type { DashboardSetting, DashboardSettingInput, Duration, api } from '../../../common/api/index.ts';
-import { PERIOD_LIMITS } from '../../../common/api/index.ts';
+import { PERIOD_LIMITS, periodTooLongMessage } from '../../../common/api/index.ts';
 import type { z } from 'zod';
 
 export type Catalogue = z.output<(typeof api.getBoardsCardsAndItems)['response']>['boardsCardsAndItems'];
@@ -147,35 +147,60 @@ export function graphSubtitle(setting: DashboardSettingInput) {
   return `${periodText(setting)}, ${divisionText(setting)}`;
 }
 
-const APPROX_DAYS: Record<Duration, number> = {
-  Days: 1,
-  Weeks: 7,
-  Months: 30.44,
-  Quarters: 91.31,
-  Years: 365.25,
-};
+/** The start of the local day, week (from Monday), month, quarter or year holding `date`. */
+function unitStart(date: Date, unit: Duration): Date {
+  const d = new Date(date.getFullYear(), date.getMonth(), date.getDate());
+  if (unit === 'Weeks') d.setDate(d.getDate() - ((d.getDay() + 6) % 7));
+  if (unit === 'Months') d.setDate(1);
+  if (unit === 'Quarters') d.setMonth(d.getMonth() - (d.getMonth() % 3), 1);
+  if (unit === 'Years') d.setMonth(0, 1);
+  return d;
+}
+function addUnits(date: Date, unit: Duration, n: number): Date {
+  const d = new Date(date);
+  if (unit === 'Days') d.setDate(d.getDate() + n);
+  if (unit === 'Weeks') d.setDate(d.getDate() + 7 * n);
+  if (unit === 'Months') d.setMonth(d.getMonth() + n);
+  if (unit === 'Quarters') d.setMonth(d.getMonth() + 3 * n);
+  if (unit === 'Years') d.setFullYear(d.getFullYear() + n);
+  return d;
+}
+/**
+ * A period's end as the server reads it, in the browser's zone (the zone reports are asked in): 'n units
+ * ago' is the start of the unit n units back; an end of 'n units ago' runs to the end of that unit.
+ */
+function periodPoint(now: Date, n: number, unit: Duration, end: boolean): number {
+  if (n === NOW) return now.getTime();
+  return addUnits(unitStart(now, unit), unit, -n + (end ? 1 : 0)).getTime();
+}
 
 /**
- * The editor's check of a period before it is saved: each end within its unit's limit (DECISIONS.md), the
- * start before the end. Null when fine.
+ * The editor's check of a period before it is saved, as the server checks it (DECISIONS.md's per-unit
+ * limits): each end within its unit's limit, the start before the end, and no more periods of the time
+ * division than its limit (730 days, 104 weeks, 48 months, 16 quarters, 10 years) plus the current one.
  */
 export function periodProblem(
   setting: DashboardSettingInput,
+  now = new Date(),
 ): { field: 'start' | 'end'; message: string } | null {
   for (const field of ['start', 'end'] as const) {
     const n = setting[`${field}_number`];
     const duration = setting[`${field}_duration`];
     if (n !== NOW && (n < 1 || !Number.isInteger(n)))
       return { field, message: 'Enter a whole number of at least 1, or choose Now.' };
-    if (n > PERIOD_LIMITS[duration])
-      return {
-        field,
-        message: `A period can reach back at most ${PERIOD_LIMITS[duration]} ${duration.toLowerCase()}.`,
-      };
+    if (n > PERIOD_LIMITS[duration]) return { field, message: periodTooLongMessage(duration) };
   }
-  const ago = (n: number, d: Duration) => (n === NOW ? 0 : n * APPROX_DAYS[d]);
-  if (ago(setting.start_number, setting.start_duration) <= ago(setting.end_number, setting.end_duration))
-    return { field: 'start', message: 'The start must come before the end.' };
+  const from = periodPoint(now, setting.start_number, setting.start_duration, false);
+  const to = periodPoint(now, setting.end_number, setting.end_duration, true);
+  if (to <= from) return { field: 'start', message: 'The period must start before it ends.' };
+  const division = setting.time_division;
+  if (division === 'Custom Interval') return null;
+  let start = unitStart(new Date(from), division);
+  for (let count = 0; start.getTime() < to; count++) {
+    if (count === PERIOD_LIMITS[division] + 1)
+      return { field: 'start', message: periodTooLongMessage(division) };
+    start = addUnits(start, division, 1);
+  }
   return null;
 }
 
