@@ -22,8 +22,9 @@ export const analyticsKeys = {
     ['analytics', 'report', setting, timeZone] as const,
 };
 
-/** The caller's IANA time zone: every report is bucketed in it. */
-export const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+/** The caller's IANA time zone: every report is bucketed in it (asked once: Intl is slow to ask). */
+let zone: string | undefined;
+export const browserTimeZone = () => (zone ??= Intl.DateTimeFormat().resolvedOptions().timeZone);
 
 /**
  * The catalogue reaches back as far as any period can (730 days), from the start of today, so the key is
