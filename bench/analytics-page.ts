@@ -3,8 +3,8 @@
  * opened in Chromium against the built server (`npm run build` first) on the benchmark's organisation
  * (bench/seed.ts, BENCH_EVALUATIONS completed evaluations over two years).
  *
- * For each database: seed (or reuse, BENCH_REUSE=1, the same database `npm run bench` seeds), make sure
- * evaluation_counts holds the seeded evaluations, start `node dist/server/main.js` on it, add a dashboard of
+ * For each database: seed (or reuse, BENCH_REUSE=1, the same database `npm run bench` seeds; the seed fills
+ * evaluation_counts), start `node dist/server/main.js` on it, add a dashboard of
  * 24 graphs through the API (a mix of what a quality manager looks at: daily, weekly and monthly pass rates
  * over up to two years, boards, cards and items compared over a year, one item by day, as Line, Bar and
  * Table), then open /q/{org}/analytics in Chromium BENCH_PAGE_RUNS times, each in a fresh browser context
@@ -21,7 +21,6 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sql } from 'kysely';
 import pg from 'pg';
 import { chromium, type Browser } from '@playwright/test';
 import { api, type DashboardSettingInput } from '../common/api/index.ts';
@@ -29,7 +28,6 @@ import { SESSION_COOKIE } from '../server/auth/sessions.ts';
 import { hashToken, randomToken } from '../server/auth/tokens.ts';
 import { openDatabase } from '../server/db/index.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
-import { BACKFILL_EVALUATION_COUNTS } from '../server/db/migrations/0005_analytics.ts';
 import { postgresBulk, seed, sqliteBulk, type Bulk, type SeedPlan } from './seed.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -70,7 +68,7 @@ const plan: SeedPlan = {
   evaluators: 100,
   now: Date.now(),
 };
-const planKey = JSON.stringify({ v: 1, evaluations: EVALUATIONS, other: OTHER_EVALUATIONS, evaluators: 100 });
+const planKey = JSON.stringify({ v: 2, evaluations: EVALUATIONS, other: OTHER_EVALUATIONS, evaluators: 100 });
 
 type Config = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 const urlOf = (c: Config) => (c.kind === 'sqlite' ? `sqlite:${c.file}` : c.url);
@@ -113,24 +111,6 @@ async function seedInto(config: Config, bulk: Bulk) {
   await database.close();
 }
 
-/** The bulk seed writes evaluations after the migration's backfill: count them once, as the migration would. */
-async function ensureCounts(config: Config) {
-  const database = openDatabase(config);
-  try {
-    const row = await database.db
-      .selectFrom('evaluation_counts')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .executeTakeFirstOrThrow();
-    if (Number(row.n) > 0) return;
-    const started = performance.now();
-    for (const statement of BACKFILL_EVALUATION_COUNTS) await sql.raw(statement).execute(database.db);
-    await sql.raw(config.kind === 'postgres' ? 'analyze evaluation_counts' : 'analyze').execute(database.db);
-    say(`  evaluation_counts filled in ${secondsSince(started)}`);
-  } finally {
-    await database.close();
-  }
-}
-
 async function prepare(dialect: 'sqlite' | 'postgres'): Promise<{ config: Config; drop(): Promise<void> }> {
   if (dialect === 'sqlite') {
     const file =
@@ -146,7 +126,6 @@ async function prepare(dialect: 'sqlite' | 'postgres'): Promise<{ config: Config
       await bulk.run('pragma wal_checkpoint(truncate)');
       await bulk.close();
     } else say(`  reusing ${file}`);
-    await ensureCounts(config);
     return { config, drop: async () => (KEEP ? undefined : remove()) };
   }
   const name = REUSE
@@ -163,7 +142,6 @@ async function prepare(dialect: 'sqlite' | 'postgres'): Promise<{ config: Config
     await seedInto(config, bulk);
     await bulk.close();
   } else say(`  reusing database ${name}`);
-  await ensureCounts(config);
   return {
     config,
     drop: async () => {
@@ -541,7 +519,8 @@ const rows: [string, string, (f: Figures) => string][] = [
   [
     'all 24 drawn, median (first visit excluded)',
     `< ${TARGET_MS} ms`,
-    (f) => `${median((f.desktop.length > 1 ? f.desktop.slice(1) : f.desktop).map((r) => r.drawnMs)).toFixed(0)} ms`,
+    (f) =>
+      `${median((f.desktop.length > 1 ? f.desktop.slice(1) : f.desktop).map((r) => r.drawnMs)).toFixed(0)} ms`,
   ],
   [
     'all 24 drawn, worst of all visits',
