@@ -4,6 +4,7 @@
  */
 import { CompositeChart, LineChart } from '@mantine/charts';
 import { Button, Center, Group, Paper, ScrollArea, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { memo, useMemo } from 'react';
 import type { DashboardSettingInput } from '../../../common/api/index.ts';
 import { api } from '../../../common/api/index.ts';
@@ -20,6 +21,8 @@ import {
   type Report,
 } from './graphs.ts';
 import classes from './Analytics.module.css';
+
+const PHONE = '(max-width: 36em)';
 
 type Datum = {
   name: string;
@@ -69,6 +72,7 @@ function Tip({
 
 function ReportTable({ report, caption }: { report: Report; caption: string }) {
   const withNA = countsNA(report);
+  const phone = useMediaQuery(PHONE) ?? false;
   return (
     <ScrollArea.Autosize
       mah={360}
@@ -82,8 +86,8 @@ function ReportTable({ report, caption }: { report: Report; caption: string }) {
         highlightOnHover
         stickyHeader
         withTableBorder
-        fz="sm"
-        horizontalSpacing="xs"
+        fz={phone ? 'xs' : 'sm'}
+        horizontalSpacing={phone ? 6 : 'xs'}
         className={classes.table}
         data-testid="report-table"
       >
@@ -174,8 +178,11 @@ const Chart = memo(function Chart({
   title: string;
   height: number;
 }) {
+  // About eight labels along the x axis, four on a phone.
+  const phone = useMediaQuery(PHONE) ?? false;
   const props = useMemo(() => {
     const data = chartData(report);
+    const labels = phone ? 4 : 8;
     const withNA = countsNA(report);
     const overTime = report.mode === 'TimeSeries';
     return {
@@ -188,9 +195,9 @@ const Chart = memo(function Chart({
         data,
         dataKey: 'name',
         tooltipProps: { content: (p: object) => <Tip {...p} withNA={withNA} /> },
-        // A fixed step between labels (about eight): recharts would otherwise measure every label's text
-        // in the DOM to choose, which for two years by day on 24 graphs takes seconds.
-        xAxisProps: { interval: data.length <= 12 ? 0 : Math.ceil(data.length / 8) - 1 },
+        // A fixed step between labels: recharts would otherwise measure every label's text in the DOM to
+        // choose, which for two years by day on 24 graphs takes seconds.
+        xAxisProps: { interval: data.length <= labels + 4 ? 0 : Math.ceil(data.length / labels) - 1 },
         connectNulls: false,
         curveType: 'linear' as const,
         withDots: !overTime || data.length <= 31,
@@ -199,7 +206,7 @@ const Chart = memo(function Chart({
         role: 'img',
       },
     };
-  }, [report, height, title]);
+  }, [report, height, title, phone]);
   if (type === 'Line')
     return (
       <div>
