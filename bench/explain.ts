@@ -14,16 +14,16 @@ import {
 import pg from 'pg';
 import type { Db } from '../server/db/index.ts';
 import type { DB } from '../server/db/schema.ts';
-import type { Caller } from '../server/modules/evaluations/caller.ts';
+import type { Caller } from '../server/modules/shared/caller.ts';
 import { EXPORT_BATCH } from '../server/modules/evaluations/excel.ts';
-import { searchFilter } from '../server/modules/evaluations/search.ts';
+import { searchFilter } from '../server/modules/shared/search.ts';
 import {
   boardEvaluations,
   completeEvaluation,
   evaluationPage,
   resultsOf,
   startEvaluation,
-} from '../server/modules/evaluations/service.ts';
+} from '../server/modules/shared/evaluations.ts';
 
 export type Location = { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string };
 
@@ -73,12 +73,12 @@ export async function explainHotQueries(location: Location, hot: HotContext): Pr
   const admin: Caller = {
     orgId: hot.orgId,
     who: { userId: hot.ownerId, userName: hot.ownerEmail, anonKeyId: null },
-    manageAll: true,
+    managesAll: true,
   };
   const evaluator: Caller = {
     orgId: hot.orgId,
     who: { userId: hot.evaluatorId, userName: hot.evaluatorEmail, anonKeyId: null },
-    manageAll: false,
+    managesAll: false,
   };
   const step = async (name: string, run: () => Promise<unknown>) => {
     label = name;

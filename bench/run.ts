@@ -15,8 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { api } from '../common/api/index.ts';
-import { SESSION_COOKIE } from '../server/auth/sessions.ts';
-import { hashToken, randomToken } from '../server/auth/tokens.ts';
+import { insertSession, SESSION_COOKIE } from '../server/auth/sessions.ts';
 import { openDatabase, type Database } from '../server/db/index.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import { explainHotQueries, type HotContext, type Location } from './explain.ts';
@@ -215,19 +214,7 @@ async function fixture(databaseUrl: string): Promise<Fixture> {
 
     const now = Date.now();
     const session = async (user: { id: number }) => {
-      const token = randomToken();
-      await db
-        .insertInto('sessions')
-        .values({
-          org_id: org.id,
-          user_id: user.id,
-          token_hash: hashToken(token),
-          created_at: now,
-          last_seen_at: now,
-          idle_expires_at: now + 12 * 60 * 60_000,
-          absolute_expires_at: now + 12 * 60 * 60_000,
-        })
-        .execute();
+      const { token } = await insertSession(db, { id: user.id, orgId: org.id }, now, 12 * 60 * 60_000);
       return `${SESSION_COOKIE}=${token}`;
     };
     const evaluators = [];

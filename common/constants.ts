@@ -1,4 +1,4 @@
-/** Business constants of SPEC §9, with the values DECISIONS.md gives to those SPEC names without values. */
+/** Business constants of SPEC §9, with the values docs/product-decisions.md gives to those SPEC names without values. */
 
 export const PRODUCT_NAME = 'Checkboard';
 
@@ -63,7 +63,7 @@ export const PRICE_PER_DEPARTMENT_USD = 10;
 // Analytics
 export const GRAPHS_PER_DASHBOARD_MAX = 24;
 
-// Sessions and one-time tokens (DECISIONS.md)
+// Sessions and one-time tokens (docs/product-decisions.md)
 export const SESSION_IDLE_MS = 30 * 60_000;
 export const SESSION_ABSOLUTE_MS = 12 * 60 * 60_000;
 export const RESET_TOKEN_TTL_MS = 60 * 60_000;
@@ -75,6 +75,8 @@ export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
 // Idempotency
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60_000;
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+/** Longer keys are refused, never cut (two keys cut to one would collide). */
+export const IDEMPOTENCY_KEY_MAX = 200;
 
 /** Grid columns of the anonymous boards page (SPEC §9). */
 export function anonymousGridColumns(boardCount: number): number {

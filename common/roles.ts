@@ -1,5 +1,5 @@
 /**
- * Roles and who may call what: one table (DECISIONS.md) used by the server to enforce and by the web app to
+ * Roles and who may call what: one table (docs/product-decisions.md) used by the server to enforce and by the web app to
  * show or hide. Each role has the rights of those below it.
  */
 export const ROLES = ['viewer', 'evaluator', 'admin', 'owner'] as const;
@@ -34,8 +34,11 @@ export function roleMayCall(role: Role, access: Access): boolean {
   return needed !== undefined && hasRole(role, needed);
 }
 
-/** The four role flags of add-user/edit-user map to the highest one set (DECISIONS.md). */
-export function roleFromFlags(flags: {
+/**
+ * The four role flags map to the highest one set (docs/product-decisions.md): the flags of add-user and
+ * edit-user, and those of the current user's data (SPEC §3).
+ */
+export function roleOf(flags: {
   isViewOnly?: boolean;
   isEvaluator?: boolean;
   isAdmin?: boolean;
@@ -56,6 +59,15 @@ export function roleFlags(role: Role) {
     isOwner: role === 'owner',
   };
 }
+
+/**
+ * Evaluations and feedback: an evaluator changes their own, an administrator anyone's
+ * (docs/product-decisions.md). The role decides, never a request field.
+ */
+export const managesEveryEntry = (role: Role) => hasRole(role, 'admin');
+
+/** Whether an evaluation or a feedback may be edited or deleted: one's own, or any for an administrator. */
+export const mayChangeEntry = (who: { managesAll: boolean }, isOwn: boolean) => who.managesAll || isOwn;
 
 /** What the web app shows, by the same table (SPEC §2 and §6). */
 export const show = {

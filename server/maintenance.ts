@@ -22,7 +22,7 @@ export async function runMaintenance(services: Services): Promise<void> {
     .deleteFrom('one_time_tokens')
     .where('expires_at', '<=', now - 24 * HOUR)
     .execute();
-  // An evaluation never completed is hidden everywhere and purged after 24 hours (DECISIONS.md).
+  // An evaluation never completed is hidden everywhere and purged after 24 hours (docs/product-decisions.md).
   await db
     .deleteFrom('evaluations')
     .where('completed_at', 'is', null)

@@ -17,7 +17,7 @@ export const signup = defineCall({
   failMsg: 'There was an error with your request. Please try again.',
 });
 
-/** Our addition (DECISIONS.md): the /verify page confirms the emailed token. */
+/** Our addition (docs/product-decisions.md): the /verify page confirms the emailed token. */
 export const verifyEmail = defineCall({
   path: '/api/verify-email',
   method: 'POST',

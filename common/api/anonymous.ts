@@ -1,6 +1,6 @@
 /**
  * Calls made with an anonymous key instead of a session. The organisation and board come from the key;
- * orgName, boardID, cardID and evalID in a request can only narrow, never widen (DECISIONS.md).
+ * orgName, boardID, cardID and evalID in a request can only narrow, never widen (docs/product-decisions.md).
  */
 import { z } from 'zod';
 import { defineCall } from './define.ts';

@@ -83,7 +83,7 @@ export const deleteDashboard = defineCall({
 });
 
 /**
- * Our addition (DECISIONS.md "Analytics"): one graph's figures, computed by the database in the caller's
+ * Our addition (docs/product-decisions.md "Analytics"): one graph's figures, computed by the database in the caller's
  * IANA time zone. The mode follows from the setting: a time division other than Custom Interval is a
  * TimeSeries (one row per local day, week from Monday, month, quarter or year, empty ones included);
  * Custom Interval gives one row per item of the chosen card (CustomIntervalItems; a chosen item names its

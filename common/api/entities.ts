@@ -121,7 +121,7 @@ export const REPORT_MODES = [
 /** -1 means "all boards", "all cards", "no single item", or for start_number "Now" (SPEC §3). */
 const idOrAll = z.union([z.literal(-1), id]);
 
-/** How far back a graph's period may reach, per unit (DECISIONS.md "Constants"). */
+/** How far back a graph's period may reach, per unit (docs/product-decisions.md "Constants"). */
 export type Duration = (typeof DURATIONS)[number];
 export const PERIOD_LIMITS: Record<Duration, number> = {
   Days: 730,

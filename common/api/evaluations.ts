@@ -20,7 +20,7 @@ export const addResults = defineCall({
   mutates: true,
   request: z.strictObject({
     evalID: id,
-    /** Accepted for compatibility; the server's clock sets the completed time (DECISIONS.md). */
+    /** Accepted for compatibility; the server's clock sets the completed time (docs/product-decisions.md). */
     completedTime: dateTime.nullable().optional(),
     results: z.array(resultInput).max(1000),
   }),
@@ -128,7 +128,7 @@ export const editFeedback = defineCall({
   access: 'evaluator',
   mutates: true,
   request: z.strictObject({
-    /** A UI hint only: the server decides from the session's role (DECISIONS.md). */
+    /** A UI hint only: the server decides from the session's role (docs/product-decisions.md). */
     isAdmin: z.boolean().optional(),
     feedbackID: id,
     evaluationID: id.nullable().optional(),

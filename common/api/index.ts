@@ -1,4 +1,4 @@
-/** The whole API contract (SPEC §7 plus the additions DECISIONS.md and docs/decisions/ name). */
+/** The whole API contract (SPEC §7 plus the additions docs/product-decisions.md and docs/decisions/ name). */
 import '../zod-messages.ts';
 import * as accounts from './accounts.ts';
 import * as anonymous from './anonymous.ts';

@@ -20,7 +20,7 @@ export const feedbackContent = z
 
 const nameFilter = z.string().max(100).optional();
 
-/** The filter and keyset cursor shared by the search calls and the Excel exports (DECISIONS.md). */
+/** The filter and keyset cursor shared by the search calls and the Excel exports (docs/product-decisions.md). */
 export const searchRequest = z.strictObject({
   isEditing: z.boolean().optional(),
   previousDateTime: dateTime.nullable().optional(),

@@ -1,5 +1,5 @@
 /**
- * Anonymous keys (DECISIONS.md). A key is an HMAC, under the server's secret, of its row's id: unguessable
+ * Anonymous keys (docs/product-decisions.md). A key is an HMAC, under the server's secret, of its row's id: unguessable
  * without the secret, and stored only as a hash. Each board has one key per rotation period; the key
  * names the organisation and board, so an -anon call's request fields can only narrow, never widen.
  */

@@ -1,5 +1,5 @@
 /**
- * The tables as Kysely sees them. Conventions (ARCHITECTURE.md): integer ids, times as epoch milliseconds
+ * The tables as Kysely sees them. Conventions (docs/architecture.md): integer ids, times as epoch milliseconds
  * set by the application, booleans as 0/1, names with a lower-cased `name_key` for case-insensitive rules.
  */
 import type { Generated } from 'kysely';

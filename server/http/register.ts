@@ -1,20 +1,18 @@
 /**
  * Registers every call of the contract, each through the same steps (Outline's order): authenticate,
- * validate, authorise, then run the handler, inside a transaction with idempotency for state-changing
- * calls, and present the answer through the contract's response schema.
+ * validate, authorise, then run the handler, for state-changing calls inside a transaction replayed by
+ * Idempotency-Key (idempotency.ts), and present the answer through the contract's response schema.
  */
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { api, type CallDef, type CallName } from '../../common/api/index.ts';
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_TTL_MS } from '../../common/constants.ts';
 import { roleMayCall } from '../../common/roles.ts';
 import { resolveAnonymousActor, type AnonymousRequestFields } from '../auth/anonymous.ts';
 import { resolveSession, sessionToken } from '../auth/sessions.ts';
 import type { Actor, CallContext, Services, UserActor } from '../context.ts';
 import type { Db } from '../db/index.ts';
-import { isUniqueViolation } from '../db/errors.ts';
 import { AppError, badRequest, forbidden, tooManyRequests, unauthenticated } from '../errors.ts';
 import type { FileAnswer } from './handlers.ts';
+import { runOnce } from './idempotency.ts';
 import { AddressRateLimit, RATE_LIMITED_MESSAGE } from './rateLimit.ts';
 
 export const UNPAID_MESSAGE = 'Your account is unpaid.';
@@ -47,50 +45,6 @@ async function authenticate(
   if (!user) throw unauthenticated(token ? SESSION_EXPIRED_MESSAGE : SIGN_IN_MESSAGE);
   if (!roleMayCall(user.role, call.access)) throw forbidden('Not authorized.');
   return user;
-}
-
-function idempotencyScope(actor: Actor | null): string {
-  if (!actor) return 'public';
-  return actor.kind === 'user' ? `user:${actor.userId}` : `anonymous:${actor.keyId}`;
-}
-
-function requestHash(call: CallDef, body: unknown): string {
-  return createHash('sha256')
-    .update(`${call.method} ${call.path}\n${JSON.stringify(body ?? null)}`)
-    .digest('base64url');
-}
-
-interface StoredAnswer {
-  status: number;
-  body: string;
-}
-
-/** A previous answer to the same key from the same caller, or a refusal if the key was reused differently. */
-async function previousAnswer(
-  db: Db,
-  scope: string,
-  key: string,
-  hash: string,
-  now: number,
-): Promise<StoredAnswer | null> {
-  const record = await db
-    .selectFrom('idempotency_records')
-    .selectAll()
-    .where('scope', '=', scope)
-    .where('idem_key', '=', key)
-    .executeTakeFirst();
-  if (!record) return null;
-  if (record.created_at <= now - IDEMPOTENCY_TTL_MS) {
-    await db.deleteFrom('idempotency_records').where('id', '=', record.id).execute();
-    return null;
-  }
-  if (record.request_hash !== hash) {
-    throw new AppError('UNPROCESSABLE', 'This request key was already used for a different request.');
-  }
-  if (record.status_code === null || record.response_body === null) {
-    throw new AppError('CONFLICT', 'This request is already being processed. Please wait a moment.');
-  }
-  return { status: record.status_code, body: record.response_body };
 }
 
 function sendFile(reply: FastifyReply, answer: FileAnswer) {
@@ -127,7 +81,9 @@ export function registerCalls(
           input = parsed.data;
         }
         const actor = await authenticate(services, call, request, raw, now);
-        if (actor && !actor.paid && !call.whenUnpaid) throw new AppError('PAYMENT_REQUIRED', UNPAID_MESSAGE);
+        // Public calls (sign-in, sign-out, refresh, reset…) never depend on the subscription (DECISIONS.md).
+        if (actor && !actor.paid && call.access !== 'public' && !call.whenUnpaid)
+          throw new AppError('PAYMENT_REQUIRED', UNPAID_MESSAGE);
         if (input === undefined) {
           const parsed = call.request.safeParse(raw);
           if (!parsed.success) throw validationError(parsed.error);
@@ -174,58 +130,11 @@ export function registerCalls(
           return presented;
         }
 
-        const key = request.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()];
-        const idempotencyKey =
-          call.idempotent !== false && typeof key === 'string' && key.length > 0 ? key.slice(0, 200) : null;
-        const scope = idempotencyScope(actor);
-        const hash = requestHash(call, raw);
-        if (idempotencyKey) {
-          const previous = await previousAnswer(services.db, scope, idempotencyKey, hash, now);
-          if (previous) {
-            reply.header('Idempotent-Replayed', 'true');
-            return reply.code(previous.status).type('application/json').send(previous.body);
-          }
-        }
-
-        let body: string;
-        try {
-          body = await services.db.transaction().execute(async (trx) => {
-            if (idempotencyKey) {
-              await trx
-                .insertInto('idempotency_records')
-                .values({
-                  scope,
-                  idem_key: idempotencyKey,
-                  request_hash: hash,
-                  status_code: null,
-                  response_body: null,
-                  created_at: now,
-                })
-                .execute();
-            }
-            const answer = present(await handler(input as never, context(trx as unknown as Db) as never));
-            const serialised = JSON.stringify(answer);
-            if (idempotencyKey) {
-              await trx
-                .updateTable('idempotency_records')
-                .set({ status_code: 200, response_body: serialised })
-                .where('scope', '=', scope)
-                .where('idem_key', '=', idempotencyKey)
-                .execute();
-            }
-            return serialised;
-          });
-        } catch (error) {
-          // Two copies of one request raced: the other committed first, so answer as it did.
-          if (idempotencyKey && isUniqueViolation(error)) {
-            const previous = await previousAnswer(services.db, scope, idempotencyKey, hash, now);
-            if (previous) {
-              reply.header('Idempotent-Replayed', 'true');
-              return reply.code(previous.status).type('application/json').send(previous.body);
-            }
-          }
-          throw error;
-        }
+        const outcome = await runOnce(services.db, { call, request, reply, actor, raw, now }, async (trx) =>
+          JSON.stringify(present(await handler(input as never, context(trx) as never))),
+        );
+        if ('replayed' in outcome) return outcome.replayed;
+        const { body } = outcome;
         await runAfterCommit();
         return reply.type('application/json').send(body);
       },

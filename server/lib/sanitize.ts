@@ -1,5 +1,5 @@
 /**
- * Card item content is rich text from the card builder's editor (DECISIONS.md). It is shown to every member
+ * Card item content is rich text from the card builder's editor (docs/product-decisions.md). It is shown to every member
  * and to anonymous visitors, so the server keeps only an allow-list of formatting: no scripts, no event
  * attributes, no styles, and links only to web and mail addresses.
  */

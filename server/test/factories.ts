@@ -4,11 +4,11 @@
  */
 import { hashPassword } from '../auth/passwords.ts';
 import { hashToken, randomToken } from '../auth/tokens.ts';
-import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../common/constants.ts';
 import { nameKey } from '../../common/validation.ts';
 import type { Role } from '../../common/roles.ts';
 import type { CardItemType } from '../../common/api/entities.ts';
-import { SESSION_COOKIE } from '../auth/sessions.ts';
+import { insertSession, SESSION_COOKIE } from '../auth/sessions.ts';
+import { insertUser } from '../modules/shared/users.ts';
 import { countEvaluation } from '../modules/analytics/counts.ts';
 import type { TestEnv } from './harness.ts';
 
@@ -71,40 +71,17 @@ export async function buildUser(
     : await (sharedHash ??= hashPassword(DEFAULT_PASSWORD));
   const now = env.clock.now();
   const role = overrides.role ?? 'owner';
-  const row = await env.db
-    .insertInto('users')
-    .values({
-      org_id: org.id,
-      email,
-      email_key: email.toLowerCase(),
-      password_hash: hash,
-      role,
-      email_verified: overrides.verified === false ? 0 : 1,
-      created_at: now,
-      updated_at: now,
-      deleted_at: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return { id: row.id, orgId: org.id, orgName: org.name, email, password, role };
+  const id = await insertUser(
+    env.db,
+    { orgId: org.id, email, passwordHash: hash, role, verified: overrides.verified !== false },
+    now,
+  );
+  return { id, orgId: org.id, orgName: org.name, email, password, role };
 }
 
 /** A session for the user, made directly; returns the Cookie header to send. */
 export async function signIn(env: Env, user: TestUser): Promise<string> {
-  const token = randomToken();
-  const now = env.clock.now();
-  await env.db
-    .insertInto('sessions')
-    .values({
-      org_id: user.orgId,
-      user_id: user.id,
-      token_hash: hashToken(token),
-      created_at: now,
-      last_seen_at: now,
-      idle_expires_at: now + SESSION_IDLE_MS,
-      absolute_expires_at: now + SESSION_ABSOLUTE_MS,
-    })
-    .execute();
+  const { token } = await insertSession(env.db, { id: user.id, orgId: user.orgId }, env.clock.now());
   return `${SESSION_COOKIE}=${token}`;
 }
 

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { ref, withId, type DialectName } from '../dialect.ts';
 
-/** Every table of SPEC §3 and DECISIONS.md. Tenant tables carry org_id, indexed with what they're queried by. */
+/** Every table of SPEC §3 and docs/product-decisions.md. Tenant tables carry org_id, indexed with what they're queried by. */
 export function initial(dialect: DialectName) {
   return {
     async up(db: Kysely<any>) {
@@ -31,7 +31,7 @@ export function initial(dialect: DialectName) {
         .addColumn('updated_at', time, (c) => c.notNull())
         .addColumn('deleted_at', time)
         .execute();
-      // An email belongs to one live account across the installation (DECISIONS.md).
+      // An email belongs to one live account across the installation (docs/product-decisions.md).
       await db.schema
         .createIndex('users_email_key')
         .on('users')

@@ -2,7 +2,7 @@ import { roleFlags } from '../../../common/roles.ts';
 import { clearSessionCookies, endSession, refreshSession } from '../../auth/sessions.ts';
 import { defineHandlers } from '../../http/handlers.ts';
 import * as accounts from './service.ts';
-import { orgPath } from './urls.ts';
+import { orgPath } from '../shared/urls.ts';
 
 export const accountHandlers = defineHandlers({
   signup: (input, ctx) => accounts.signup(ctx, input),

@@ -1,5 +1,5 @@
 /**
- * Issuing anonymous keys (DECISIONS.md). A board that takes anonymous evaluations has one key per rotation
+ * Issuing anonymous keys (docs/product-decisions.md). A board that takes anonymous evaluations has one key per rotation
  * period (60 minutes by default). The key is an HMAC of its row's id under the server secret, so it is
  * unguessable and only its hash is stored; the current and the previous period's keys start evaluations.
  */

@@ -8,10 +8,10 @@ import type { ResultInput } from '../../../common/api/inputs.ts';
 import { ANONYMOUS_EVALUATION_GRACE_MS, ANONYMOUS_USER_NAME } from '../../../common/constants.ts';
 import type { AnonymousActor, CallContext } from '../../context.ts';
 import { notFound } from '../../errors.ts';
-import { presentCards } from '../cards/service.ts';
-import { isOwn, type Caller } from '../evaluations/caller.ts';
-import * as evaluations from '../evaluations/service.ts';
-import * as feedback from '../feedback/service.ts';
+import { liveCardsOfBoard, presentCards } from '../shared/cards.ts';
+import { isOwn, type Caller } from '../shared/caller.ts';
+import * as evaluations from '../shared/evaluations.ts';
+import * as feedback from '../shared/feedback.ts';
 import { requireUsableKey } from './keys.ts';
 
 type Ctx = CallContext<AnonymousActor>;
@@ -25,7 +25,7 @@ export function anonymousCaller(ctx: Ctx): Caller {
   return {
     orgId: ctx.actor.orgId,
     who: { userId: null, userName: ANONYMOUS_USER_NAME, anonKeyId: ctx.actor.keyId },
-    manageAll: false,
+    managesAll: false,
     boardId: ctx.actor.boardId,
     // Owned while started less than 12 hours ago: at 12 hours exactly, it is no longer the key's.
     ownSince: ctx.now - ANONYMOUS_EVALUATION_GRACE_MS + 1,
@@ -35,18 +35,7 @@ export function anonymousCaller(ctx: Ctx): Caller {
 /** One of the board's live cards, with its live items, by name order of the board. */
 async function cardsOfBoard(ctx: Ctx, cardId?: number): Promise<Card[]> {
   const { db, actor } = ctx;
-  const rows = await db
-    .selectFrom('board_cards')
-    .innerJoin('cards', 'cards.id', 'board_cards.card_id')
-    .select(['cards.id', 'cards.name'])
-    .where('board_cards.org_id', '=', actor.orgId)
-    .where('board_cards.board_id', '=', actor.boardId)
-    .where('cards.org_id', '=', actor.orgId)
-    .where('cards.deleted_at', 'is', null)
-    .$if(cardId !== undefined, (qb) => qb.where('cards.id', '=', cardId!))
-    .orderBy('cards.name_key')
-    .orderBy('cards.id')
-    .execute();
+  const rows = await liveCardsOfBoard(db, { orgId: actor.orgId, boardId: actor.boardId, cardId });
   // Every card listed here is on this live board.
   return presentCards(
     db,

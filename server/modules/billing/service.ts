@@ -1,5 +1,5 @@
 /**
- * Subscriptions (DECISIONS.md): a number of departments, 1-500. With BILLING_PROVIDER=local (the default)
+ * Subscriptions (docs/product-decisions.md): a number of departments, 1-500. With BILLING_PROVIDER=local (the default)
  * checkout completes on the spot, so a fresh install works end to end without a payment service; with
  * BILLING_PROVIDER=stripe it goes through Stripe Checkout, and Stripe's webhooks keep the paid state.
  */
@@ -7,7 +7,7 @@ import { randomToken } from '../../auth/tokens.ts';
 import type { CallContext, UserActor } from '../../context.ts';
 import type { Db } from '../../db/index.ts';
 import { AppError, notFound } from '../../errors.ts';
-import { orgPath } from '../accounts/urls.ts';
+import { orgPath } from '../shared/urls.ts';
 import {
   createCheckoutSession,
   retrieveCheckoutSession,

@@ -1,5 +1,5 @@
 /**
- * Stripe Checkout and its webhooks (DECISIONS.md, BILLING_PROVIDER=stripe), over Stripe's REST API with
+ * Stripe Checkout and its webhooks (docs/product-decisions.md, BILLING_PROVIDER=stripe), over Stripe's REST API with
  * fetch: a subscription of `numDepartments` units of STRIPE_PRICE_ID. A completed checkout opens the
  * organisation; subscription events keep its paid state in step with Stripe.
  */

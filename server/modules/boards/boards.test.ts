@@ -10,25 +10,13 @@ import {
   unique,
 } from '../../test/factories.ts';
 import { call, describeEachDatabase, type TestEnv } from '../../test/harness.ts';
-import { messages as cardMessages } from '../cards/service.ts';
-import { messages } from './service.ts';
+import { tenantState } from '../../test/state.ts';
+import { cardMessages } from '../shared/cards.ts';
+import { planMessages } from '../shared/plan.ts';
+import { messages } from './boards.ts';
 
 /** Everything the boards and cards calls can change in one organisation, to check that nothing did. */
-async function stateOf(env: TestEnv, orgId: number) {
-  const [boards, boardCards, cards, items] = await Promise.all([
-    env.db.selectFrom('boards').selectAll().where('org_id', '=', orgId).orderBy('id').execute(),
-    env.db
-      .selectFrom('board_cards')
-      .selectAll()
-      .where('org_id', '=', orgId)
-      .orderBy('board_id')
-      .orderBy('card_id')
-      .execute(),
-    env.db.selectFrom('cards').selectAll().where('org_id', '=', orgId).orderBy('id').execute(),
-    env.db.selectFrom('card_items').selectAll().where('org_id', '=', orgId).orderBy('id').execute(),
-  ]);
-  return { boards, boardCards, cards, items };
-}
+const stateOf = tenantState('boards', 'boardCards', 'cards', 'items');
 
 async function cardIdsOn(env: TestEnv, boardId: number) {
   const rows = await env.db
@@ -380,7 +368,7 @@ describeEachDatabase('boards', (env) => {
     }
     for (const orgName of [other.org.name, 'No such organisation']) {
       const answer = await call(env, 'getBoardsUsed', { orgName }, { cookie: team.viewer.cookie });
-      expect(answer).toMatchObject({ status: 404, body: { errMsg: cardMessages.organisationNotFound } });
+      expect(answer).toMatchObject({ status: 404, body: { errMsg: planMessages.organisationNotFound } });
     }
   });
 

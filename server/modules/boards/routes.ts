@@ -1,5 +1,5 @@
 import { defineHandlers } from '../../http/handlers.ts';
-import * as boards from './service.ts';
+import * as boards from './boards.ts';
 
 export const boardHandlers = defineHandlers({
   getBoards: async (_input, ctx) => ({ boards: await boards.listBoards(ctx) }),

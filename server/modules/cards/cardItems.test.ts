@@ -4,22 +4,10 @@ import { MAX_ITEMS_PER_CARD } from '../../../common/constants.ts';
 import { messages as rules } from '../../../common/validation.ts';
 import { buildBoard, buildCard, buildTeam } from '../../test/factories.ts';
 import { call, describeEachDatabase, type TestEnv } from '../../test/harness.ts';
-import { messages } from './service.ts';
+import { tenantState } from '../../test/state.ts';
+import { messages } from './cards.ts';
 
-async function stateOf(env: TestEnv, orgId: number) {
-  const [cards, items, boardCards] = await Promise.all([
-    env.db.selectFrom('cards').selectAll().where('org_id', '=', orgId).orderBy('id').execute(),
-    env.db.selectFrom('card_items').selectAll().where('org_id', '=', orgId).orderBy('id').execute(),
-    env.db
-      .selectFrom('board_cards')
-      .selectAll()
-      .where('org_id', '=', orgId)
-      .orderBy('board_id')
-      .orderBy('card_id')
-      .execute(),
-  ]);
-  return { cards, items, boardCards };
-}
+const stateOf = tenantState('cards', 'items', 'boardCards');
 
 async function itemRow(env: TestEnv, id: number) {
   return env.db.selectFrom('card_items').selectAll().where('id', '=', id).executeTakeFirstOrThrow();

@@ -3,27 +3,14 @@ import { CARDS_PER_DEPARTMENT } from '../../../common/constants.ts';
 import { messages as rules } from '../../../common/validation.ts';
 import { buildBoard, buildCard, buildCards, buildTeam, signIn, unique } from '../../test/factories.ts';
 import { call, describeEachDatabase, type TestEnv } from '../../test/harness.ts';
-import { messages as boardMessages } from '../boards/service.ts';
-import { messages } from './service.ts';
+import { tenantState } from '../../test/state.ts';
+import { boardMessages } from '../shared/boards.ts';
+import { messages } from './cards.ts';
 
 const DAY = 24 * 60 * 60_000;
 const NAME_101 = 'n'.repeat(101);
 
-async function stateOf(env: TestEnv, orgId: number) {
-  const [boards, boardCards, cards, items] = await Promise.all([
-    env.db.selectFrom('boards').selectAll().where('org_id', '=', orgId).orderBy('id').execute(),
-    env.db
-      .selectFrom('board_cards')
-      .selectAll()
-      .where('org_id', '=', orgId)
-      .orderBy('board_id')
-      .orderBy('card_id')
-      .execute(),
-    env.db.selectFrom('cards').selectAll().where('org_id', '=', orgId).orderBy('id').execute(),
-    env.db.selectFrom('card_items').selectAll().where('org_id', '=', orgId).orderBy('id').execute(),
-  ]);
-  return { boards, boardCards, cards, items };
-}
+const stateOf = tenantState('boards', 'boardCards', 'cards', 'items');
 
 async function cardRow(env: TestEnv, id: number) {
   return env.db.selectFrom('cards').selectAll().where('id', '=', id).executeTakeFirstOrThrow();

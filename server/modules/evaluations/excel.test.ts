@@ -17,7 +17,7 @@ import { call, describeEachDatabase, type TestEnv } from '../../test/harness.ts'
 import { nameKey } from '../../../common/validation.ts';
 import { FEEDBACK_EXPORT_BATCH } from '../feedback/excel.ts';
 import { EXPORT_BATCH } from './excel.ts';
-import { plainText, streamWorkbook, XLSX_CONTENT_TYPE, workbookMessages } from './workbook.ts';
+import { plainText, streamWorkbook, XLSX_CONTENT_TYPE, workbookMessages } from '../shared/workbook.ts';
 
 const MINUTE = 60_000;
 const iso = (ms: number) => new Date(ms).toISOString();

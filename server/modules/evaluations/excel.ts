@@ -3,20 +3,20 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ExportRequest } from '../../../common/api/inputs.ts';
 import type { Db } from '../../db/index.ts';
 import type { FileAnswer } from '../../http/handlers.ts';
-import type { Caller } from './caller.ts';
-import { searchFilter, type SearchFilter } from './search.ts';
-import { evaluationPage, type EvaluationRow } from './service.ts';
+import type { Caller } from '../shared/caller.ts';
+import { exportFilter, type SearchFilter } from '../shared/search.ts';
+import { evaluationPage, type EvaluationRow } from '../shared/evaluations.ts';
 import {
+  DATE_FORMAT,
   exportFilename,
   plainText,
   streamWorkbook,
   WallClock,
   type CellValue,
   type Column,
-} from './workbook.ts';
+} from '../shared/workbook.ts';
 
 export const EXPORT_BATCH = 10;
-export const DATE_FORMAT = 'yyyy-mm-dd hh:mm:ss';
 
 export function evaluationSheetColumns(clock: WallClock): Column[] {
   return [
@@ -127,12 +127,6 @@ async function* evaluationBatches(
     if (!evaluations.length) return;
     yield rowsOf(clock, evaluations, results);
   }
-}
-
-/** The search filter without its cursor and page size, frozen at maxDateTime (default: now). */
-export function exportFilter(input: ExportRequest, caller: Caller, now: number): SearchFilter {
-  const filter = searchFilter({ ...input, previousDateTime: null, previousID: null }, caller);
-  return { ...filter, max: filter.max ?? now };
 }
 
 export async function exportEvaluations(

@@ -1,8 +1,8 @@
 import { defineHandlers } from '../../http/handlers.ts';
-import { userCaller } from './caller.ts';
+import { userCaller } from '../shared/caller.ts';
 import { exportEvaluations } from './excel.ts';
-import { searchFilter } from './search.ts';
-import * as evaluations from './service.ts';
+import { searchFilter } from '../shared/search.ts';
+import * as evaluations from '../shared/evaluations.ts';
 
 export const evaluationHandlers = defineHandlers({
   addEvaluation: (input, ctx) =>
@@ -12,7 +12,7 @@ export const evaluationHandlers = defineHandlers({
       { boardId: input.boardID, cardId: input.cardID },
       ctx.now,
     ),
-  // completedTime is accepted and ignored: the server's clock completes the evaluation (DECISIONS.md).
+  // completedTime is accepted and ignored: the server's clock completes the evaluation (docs/product-decisions.md).
   addResults: (input, ctx) =>
     evaluations.completeEvaluation(
       ctx.db,

@@ -11,7 +11,7 @@ import {
   signIn,
 } from '../../test/factories.ts';
 import { call, describeEachDatabase, type TestEnv } from '../../test/harness.ts';
-import { searchMessages } from './search.ts';
+import { searchMessages } from '../shared/search.ts';
 
 const MINUTE = 60_000;
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -3,17 +3,17 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ExportRequest } from '../../../common/api/inputs.ts';
 import type { Db } from '../../db/index.ts';
 import type { FileAnswer } from '../../http/handlers.ts';
-import type { Caller } from '../evaluations/caller.ts';
-import { DATE_FORMAT, exportFilter } from '../evaluations/excel.ts';
-import type { SearchFilter } from '../evaluations/search.ts';
+import type { Caller } from '../shared/caller.ts';
+import { exportFilter, type SearchFilter } from '../shared/search.ts';
 import {
+  DATE_FORMAT,
   exportFilename,
   streamWorkbook,
   WallClock,
   type CellValue,
   type Column,
-} from '../evaluations/workbook.ts';
-import { feedbackPage, type FeedbackRow } from './service.ts';
+} from '../shared/workbook.ts';
+import { feedbackPage, type FeedbackRow } from '../shared/feedback.ts';
 
 export function feedbackSheetColumns(clock: WallClock): Column[] {
   return [

@@ -10,19 +10,14 @@ import {
   signIn,
 } from '../../test/factories.ts';
 import { call, describeEachDatabase, type TestEnv } from '../../test/harness.ts';
-import { messages } from './service.ts';
+import { tenantState } from '../../test/state.ts';
+import { messages } from '../shared/feedback.ts';
 
 const MINUTE = 60_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 const LENGTH_MESSAGE = `Feedback must be between 1 and ${FEEDBACK_MAX} characters long.`;
 
-async function stateOf(env: TestEnv, orgId: number) {
-  const [evaluations, feedback] = await Promise.all([
-    env.db.selectFrom('evaluations').selectAll().where('org_id', '=', orgId).orderBy('id').execute(),
-    env.db.selectFrom('feedback').selectAll().where('org_id', '=', orgId).orderBy('id').execute(),
-  ]);
-  return { evaluations, feedback };
-}
+const stateOf = tenantState('evaluations', 'feedback');
 
 /** A team, a card on a board, and one completed evaluation of it by the evaluator. */
 async function setup(env: TestEnv) {

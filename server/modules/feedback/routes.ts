@@ -1,8 +1,8 @@
 import { defineHandlers } from '../../http/handlers.ts';
-import { userCaller } from '../evaluations/caller.ts';
-import { searchFilter } from '../evaluations/search.ts';
+import { userCaller } from '../shared/caller.ts';
+import { searchFilter } from '../shared/search.ts';
 import { exportFeedback } from './excel.ts';
-import * as feedback from './service.ts';
+import * as feedback from '../shared/feedback.ts';
 
 export const feedbackHandlers = defineHandlers({
   addFeedback: (input, ctx) =>

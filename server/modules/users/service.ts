@@ -1,9 +1,9 @@
 /**
  * Users of an organisation (admins): list, invite, edit, remove. Only an Owner grants or removes Owner,
- * and the last Owner can be neither removed nor demoted (DECISIONS.md).
+ * and the last Owner can be neither removed nor demoted (docs/product-decisions.md).
  */
 import type { User } from '../../../common/api/entities.ts';
-import { roleFromFlags, type Role } from '../../../common/roles.ts';
+import { roleOf, type Role } from '../../../common/roles.ts';
 import { issueToken, retireTokens } from '../../auth/oneTimeTokens.ts';
 import { endUserSessions } from '../../auth/sessions.ts';
 import type { CallContext, UserActor } from '../../context.ts';
@@ -11,7 +11,8 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import type { Db } from '../../db/index.ts';
 import { conflict, forbidden, notFound } from '../../errors.ts';
 import { invitationMail, verificationMail } from '../../mail/templates.ts';
-import { orgPath } from '../accounts/urls.ts';
+import { orgPath } from '../shared/urls.ts';
+import { emailKey, insertUser } from '../shared/users.ts';
 
 export const messages = {
   notFound: 'User not found.',
@@ -23,8 +24,6 @@ export const messages = {
 
 type Flags = { isViewOnly: boolean; isEvaluator: boolean; isAdmin: boolean; isOwner: boolean };
 type Ctx = CallContext<UserActor>;
-
-const emailKey = (email: string) => email.trim().toLowerCase();
 
 function present(row: { id: number; email: string; role: Role; email_verified: 0 | 1 }): User {
   return { id: row.id, email: row.email, role: row.role, emailVerified: row.email_verified === 1 };
@@ -81,27 +80,16 @@ export async function listUsers(ctx: Ctx): Promise<User[]> {
 
 export async function addUser(ctx: Ctx, input: { email: string } & Flags): Promise<User> {
   const { db, now, actor, config } = ctx;
-  const role = roleFromFlags(input);
+  const role = roleOf(input);
   if (role === 'owner' && actor.role !== 'owner') throw forbidden(messages.ownerOnly);
   await ensureEmailFree(db, input.email);
   let id: number;
   try {
-    const row = await db
-      .insertInto('users')
-      .values({
-        org_id: actor.orgId,
-        email: input.email,
-        email_key: emailKey(input.email),
-        password_hash: null,
-        role,
-        email_verified: 0,
-        created_at: now,
-        updated_at: now,
-        deleted_at: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    id = row.id;
+    id = await insertUser(
+      db,
+      { orgId: actor.orgId, email: input.email, passwordHash: null, role, verified: false },
+      now,
+    );
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(messages.emailExists, 'email');
     throw error;
@@ -115,7 +103,7 @@ export async function addUser(ctx: Ctx, input: { email: string } & Flags): Promi
 export async function editUser(ctx: Ctx, input: { id: number; email: string } & Flags): Promise<User> {
   const { db, now, actor, config } = ctx;
   const user = await findUser(db, actor.orgId, input.id);
-  const role = roleFromFlags(input);
+  const role = roleOf(input);
   if ((user.role === 'owner' || role === 'owner') && user.role !== role && actor.role !== 'owner')
     throw forbidden(messages.ownerOnly);
   if (user.role === 'owner' && role !== 'owner') {

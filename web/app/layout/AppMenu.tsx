@@ -3,13 +3,12 @@ import { Burger, Menu, useComputedColorScheme, useMantineColorScheme } from '@ma
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { show } from '../../../common/roles.ts';
+import { roleOf, show } from '../../../common/roles.ts';
 import { signOut } from '../../features/accounts/signOut.ts';
 import { setEditMode, useEditMode } from '../../lib/editMode.ts';
 import { paths } from '../../lib/paths.ts';
 import { useUserData } from '../../lib/queries.ts';
 import { useLoggedIn } from '../../lib/session.ts';
-import { roleOf } from '../../lib/role.ts';
 
 export function AppMenu({ orgFromPath }: { orgFromPath: string | undefined }) {
   const [opened, setOpened] = useState(false);

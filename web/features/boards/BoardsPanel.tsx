@@ -19,7 +19,7 @@ import {
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, type Board } from '../../../common/api/index.ts';
-import { show } from '../../../common/roles.ts';
+import { roleOf, show } from '../../../common/roles.ts';
 import { nameContains } from '../../../common/validation.ts';
 import { ErrorText } from '../../components/ErrorText.tsx';
 import { EditIcon, PlusIcon, SearchIcon, TrashIcon } from '../../components/icons.tsx';
@@ -29,7 +29,6 @@ import { messageOf } from '../../lib/api.ts';
 import { useEditMode } from '../../lib/editMode.ts';
 import { paths } from '../../lib/paths.ts';
 import { useUserData } from '../../lib/queries.ts';
-import { roleOf } from '../../lib/role.ts';
 import { useBoards, useBoardsUsed, useCards } from './api.ts';
 import { BoardFormModal, DeleteBoardModal } from './BoardModals.tsx';
 import classes from './BoardsPanel.module.css';

@@ -4,7 +4,7 @@ import { useId, type CSSProperties } from 'react';
 import type { CardItem } from '../../../common/api/index.ts';
 import { CheckIcon, MinusIcon, XIcon } from '../../components/icons.tsx';
 import { RichText } from '../../components/RichText.tsx';
-import type { Choice } from './answers.ts';
+import type { Choice } from '../../../common/results.ts';
 import classes from './EvaluationForm.module.css';
 
 export const NOT_ANSWERED = 'Not answered yet';

@@ -1,7 +1,6 @@
 /** The answers of an evaluation in progress, and the results they become (add-results). */
 import type { CardItem, ResultInput } from '../../../common/api/index.ts';
-
-export type Choice = 'pass' | 'fail' | 'na';
+import { evaluationPasses, type Choice } from '../../../common/results.ts';
 
 export interface Answers {
   choices: Record<number, Choice | undefined>;
@@ -19,9 +18,9 @@ export const liveItems = (items: CardItem[]) =>
 export const unanswered = (items: CardItem[], answers: Answers) =>
   items.filter((item) => item.type === 'pass_fail' && !answers.choices[item.id]);
 
-/** What the evaluation's outcome will be: no failed Pass/Fail item (N/A does not count). */
+/** What the evaluation's outcome will be, by the rule the server applies. */
 export const passes = (items: CardItem[], answers: Answers) =>
-  !items.some((item) => item.type === 'pass_fail' && answers.choices[item.id] === 'fail');
+  evaluationPasses(items.map((item) => ({ type: item.type, choice: answers.choices[item.id] })));
 
 export function toResults(items: CardItem[], answers: Answers): ResultInput[] {
   const results: ResultInput[] = [];

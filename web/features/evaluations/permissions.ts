@@ -1,20 +1,20 @@
 /**
- * What the signed-in member may do with evaluations and feedback, to show or hide the controls. The server
- * decides (DECISIONS.md: evaluators change their own, administrators anyone's); its refusal is shown as given.
+ * What the signed-in member may do with evaluations and feedback, to show or hide the controls, by the rule
+ * the server enforces (common/roles.ts: evaluators change their own, administrators anyone's); the server's
+ * refusal is shown as given.
  */
-import { hasRole, show } from '../../../common/roles.ts';
+import { managesEveryEntry, mayChangeEntry, roleOf, show } from '../../../common/roles.ts';
 import { useUserData } from '../../lib/queries.ts';
-import { roleOf } from '../../lib/role.ts';
 
 export function useRights() {
   const { data: user } = useUserData();
   const role = user ? roleOf(user) : 'viewer';
   const isEvaluator = show.evaluateButtons(role);
-  const isAdmin = hasRole(role, 'admin');
+  const isAdmin = managesEveryEntry(role);
   return {
     isEvaluator,
     isAdmin,
     /** Edit or delete an evaluation or feedback: one's own, or an administrator anyone's. */
-    mayChange: (isUsers: boolean) => isEvaluator && (isUsers || isAdmin),
+    mayChange: (isUsers: boolean) => isEvaluator && mayChangeEntry({ managesAll: isAdmin }, isUsers),
   };
 }

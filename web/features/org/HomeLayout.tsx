@@ -1,10 +1,9 @@
 /** The home tabs (SPEC §2): Boards for everyone, Cards and Users for admins, Evaluations and Feedback for evaluators. */
 import { Container, Tabs } from '@mantine/core';
 import { Outlet, useLocation, useNavigate, useParams } from 'react-router';
-import { show } from '../../../common/roles.ts';
+import { roleOf, show } from '../../../common/roles.ts';
 import { paths } from '../../lib/paths.ts';
 import { useUserData } from '../../lib/queries.ts';
-import { roleOf } from '../../lib/role.ts';
 
 const TABS = [
   { value: 'boards', label: 'Boards', path: paths.home, visible: show.boardsTab },

@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
-import { show } from '../../../common/roles.ts';
+import { roleOf, show } from '../../../common/roles.ts';
 import { useUserData } from '../../lib/queries.ts';
-import { roleOf } from '../../lib/role.ts';
 import { NotFoundPage } from '../misc/NotFoundPage.tsx';
 
 /** A page some roles may not open: to them it does not exist (the server refuses its calls anyway). */

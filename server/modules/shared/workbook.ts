@@ -13,6 +13,8 @@ import { badRequest } from '../../errors.ts';
 import type { FileAnswer } from '../../http/handlers.ts';
 
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+/** How the exports show dates and times in Excel. */
+export const DATE_FORMAT = 'yyyy-mm-dd hh:mm:ss';
 export const workbookMessages = { unknownTimeZone: 'Unknown time zone.' };
 
 /** A cell: text (always a plain string cell), a number, a date, or nothing. */

@@ -3,7 +3,7 @@
  * an anonymous key themselves: the signed-in routes build a Caller from the session (userCaller), and the
  * anonymous routes (issue 6) build one from the key, so both share every rule.
  */
-import { hasRole } from '../../../common/roles.ts';
+import { managesEveryEntry, mayChangeEntry } from '../../../common/roles.ts';
 import type { UserActor } from '../../context.ts';
 
 export interface Who {
@@ -18,10 +18,10 @@ export interface Caller {
   orgId: number;
   who: Who;
   /** Administrators act on every evaluation and feedback of the organisation: the role decides, never a field. */
-  manageAll: boolean;
+  managesAll: boolean;
   /** An anonymous key reaches one board only. */
   boardId?: number;
-  /** An anonymous key holder owns what it started only for a while (DECISIONS.md: 12 hours). */
+  /** An anonymous key holder owns what it started only for a while (docs/product-decisions.md: 12 hours). */
   ownSince?: number;
 }
 
@@ -29,7 +29,7 @@ export function userCaller(actor: UserActor): Caller {
   return {
     orgId: actor.orgId,
     who: { userId: actor.userId, userName: actor.email, anonKeyId: null },
-    manageAll: hasRole(actor.role, 'admin'),
+    managesAll: managesEveryEntry(actor.role),
   };
 }
 
@@ -46,7 +46,7 @@ export function isOwn(caller: Caller, row: Owned, startedAt?: number): boolean {
   return caller.ownSince === undefined || startedAt === undefined || startedAt >= caller.ownSince;
 }
 
-/** Own rows, or any row of the organisation for an administrator. */
+/** Own rows, or any row of the organisation for an administrator (the rule of common/roles.ts). */
 export function mayChange(caller: Caller, row: Owned, startedAt?: number): boolean {
-  return caller.manageAll || isOwn(caller, row, startedAt);
+  return mayChangeEntry(caller, isOwn(caller, row, startedAt));
 }

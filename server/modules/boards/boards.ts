@@ -1,28 +1,24 @@
 /**
- * Boards: named groups of at most 15 cards (DECISIONS.md). Boards are soft-deleted; a board's cards are
+ * Boards: named groups of at most 15 cards (docs/product-decisions.md). Boards are soft-deleted; a board's cards are
  * the rows of board_cards whose card is live. Every query names the organisation; another organisation's
  * board is answered as not found.
  */
-import type { Board, Card, Usage } from '../../../common/api/entities.ts';
+import type { Board, Usage } from '../../../common/api/entities.ts';
 import { MAX_CARDS_PER_BOARD } from '../../../common/constants.ts';
 import { nameKey, messages as rules } from '../../../common/validation.ts';
 import type { CallContext, UserActor } from '../../context.ts';
 import type { Db } from '../../db/index.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
-import {
-  checkOwnOrganisation,
-  departmentsOf,
-  guardName,
-  messages as cardMessages,
-  presentCards,
-  requireLiveCard,
-  unique,
-} from '../cards/service.ts';
+import { boardMessages, findLiveBoard } from '../shared/boards.ts';
+import { cardMessages, findLiveCard } from '../shared/cards.ts';
+import { ensureNameFree, guardName, unique } from '../shared/names.ts';
+import { checkOwnOrganisation, departmentsOf, liveCount, planMessages } from '../shared/plan.ts';
 
 type Ctx = CallContext<UserActor>;
 
 export const messages = {
-  boardNotFound: 'The board was not found.',
+  ...boardMessages,
+  boardPlanLimit: planMessages.boardPlanLimit,
   boardCardLimit: rules.boardCardLimit(MAX_CARDS_PER_BOARD),
 };
 
@@ -58,44 +54,8 @@ async function cardIdsByBoard(db: Db, orgId: number): Promise<Map<number, number
   return byBoard;
 }
 
-/**
- * A live board of the caller's organisation, or "not found". `lock` takes its row on PostgreSQL for the
- * rest of the call, so two calls changing one board's cards run one after the other and each counts what
- * the other wrote. A no-key lock still lets evaluations and feedback reference the board meanwhile.
- */
-async function findLiveBoard(ctx: Ctx, id: number, lock = false) {
-  const board = await ctx.db
-    .selectFrom('boards')
-    .select(['id', 'name', 'name_key', 'has_anonymous'])
-    .where('org_id', '=', ctx.actor.orgId)
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .$if(lock && ctx.dialect === 'postgres', (qb) => qb.forNoKeyUpdate())
-    .executeTakeFirst();
-  if (!board) throw notFound(messages.boardNotFound);
-  return board;
-}
-
-async function liveBoardCount(db: Db, orgId: number): Promise<number> {
-  const row = await db
-    .selectFrom('boards')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .where('org_id', '=', orgId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
-async function ensureNameFree(ctx: Ctx, name: string, exceptId?: number) {
-  const taken = await ctx.db
-    .selectFrom('boards')
-    .select('id')
-    .where('org_id', '=', ctx.actor.orgId)
-    .where('name_key', '=', nameKey(name))
-    .where('deleted_at', 'is', null)
-    .$if(exceptId !== undefined, (qb) => qb.where('id', '!=', exceptId!))
-    .executeTakeFirst();
-  if (taken) throw conflict(rules.nameExists, 'name');
+function findBoard(ctx: Ctx, id: number, lock = false) {
+  return findLiveBoard(ctx.db, { orgId: ctx.actor.orgId, boardId: id }, lock && ctx.dialect === 'postgres');
 }
 
 /**
@@ -150,29 +110,8 @@ export async function listBoards(ctx: Ctx): Promise<Board[]> {
 
 export async function boardsUsed(ctx: Ctx, orgName: string | undefined): Promise<Usage> {
   checkOwnOrganisation(ctx.actor, orgName);
-  const [total, used] = await Promise.all([departmentsOf(ctx), liveBoardCount(ctx.db, ctx.actor.orgId)]);
+  const [total, used] = await Promise.all([departmentsOf(ctx), liveCount(ctx.db, 'boards', ctx.actor.orgId)]);
   return { used, total };
-}
-
-/** A live board's live cards in name order, each with its live items. */
-export async function cardsOnBoard(ctx: Ctx, boardId: number): Promise<Card[]> {
-  const board = await findLiveBoard(ctx, boardId);
-  const rows = await ctx.db
-    .selectFrom('cards')
-    .innerJoin('board_cards', 'board_cards.card_id', 'cards.id')
-    .select(['cards.id', 'cards.name'])
-    .where('board_cards.org_id', '=', ctx.actor.orgId)
-    .where('cards.org_id', '=', ctx.actor.orgId)
-    .where('board_cards.board_id', '=', board.id)
-    .where('cards.deleted_at', 'is', null)
-    .orderBy('cards.name_key')
-    .orderBy('cards.id')
-    .execute();
-  return presentCards(
-    ctx.db,
-    ctx.actor.orgId,
-    rows.map((r) => ({ id: r.id, name: r.name, hasBoard: true })),
-  );
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -187,9 +126,9 @@ interface BoardInput {
 export async function addBoard(ctx: Ctx, input: BoardInput): Promise<Board> {
   const { db, now, actor } = ctx;
   const total = await departmentsOf(ctx, true);
-  if ((await liveBoardCount(db, actor.orgId)) >= total) throw conflict(cardMessages.boardPlanLimit(total));
+  if ((await liveCount(db, 'boards', actor.orgId)) >= total) throw conflict(messages.boardPlanLimit(total));
   const cardIds = await requireBoardCards(ctx, input.cardIDs);
-  await ensureNameFree(ctx, input.name);
+  await ensureNameFree(db, 'boards', { orgId: actor.orgId, name: input.name }, 'name');
   const row = await guardName('name', () =>
     db
       .insertInto('boards')
@@ -224,10 +163,11 @@ export async function addBoard(ctx: Ctx, input: BoardInput): Promise<Board> {
 /** Renames a board, replaces its cards and sets whether it takes anonymous evaluations. */
 export async function editBoard(ctx: Ctx, input: BoardInput & { id: number }): Promise<Board> {
   const { db, now, actor } = ctx;
-  const board = await findLiveBoard(ctx, input.id, true);
+  const board = await findBoard(ctx, input.id, true);
   const cardIds = await requireBoardCards(ctx, input.cardIDs);
   // A board keeps its own name, in any case.
-  if (nameKey(input.name) !== board.name_key) await ensureNameFree(ctx, input.name, board.id);
+  if (nameKey(input.name) !== board.name_key)
+    await ensureNameFree(db, 'boards', { orgId: actor.orgId, name: input.name, exceptId: board.id }, 'name');
 
   const hasAnonymous = input.hasAnonymous ? 1 : 0;
   await guardName('name', () =>
@@ -284,7 +224,7 @@ async function setBoardCards(ctx: Ctx, boardId: number, cardIds: number[]) {
 /** Soft-deletes a board: it leaves every card, and its anonymous keys stop working. */
 export async function deleteBoard(ctx: Ctx, id: number): Promise<{ id: number }> {
   const { db, now, actor } = ctx;
-  const board = await findLiveBoard(ctx, id, true);
+  const board = await findBoard(ctx, id, true);
   await db
     .updateTable('boards')
     .set({ deleted_at: now, updated_at: now })
@@ -307,7 +247,7 @@ export async function deleteBoard(ctx: Ctx, id: number): Promise<{ id: number }>
  */
 export async function syncCardBoards(ctx: Ctx, cardId: number, boardIds: number[]): Promise<number[]> {
   const { db, now, actor } = ctx;
-  const card = await requireLiveCard(ctx, cardId);
+  const card = await findLiveCard(db, ctx.dialect, { orgId: actor.orgId, id: cardId }, 'share');
   const ids = unique(boardIds).sort((a, b) => a - b);
   if (ids.length > 0) {
     const boards = await db

@@ -1,22 +1,25 @@
 /**
  * Evaluations: start one, complete it with its results, read, delete, list a board's recent ones and search
- * (DECISIONS.md, Evaluations, results, feedback). Every function takes the database (the request's
+ * (docs/product-decisions.md, Evaluations, results, feedback). Every function takes the database (the request's
  * transaction for changes), the Caller and the request's time, so the anonymous calls reuse them as they are.
  */
 import type { Selectable } from 'kysely';
 import type { Evaluation, Result } from '../../../common/api/entities.ts';
 import type { ResultInput } from '../../../common/api/inputs.ts';
 import { EVALUATION_WINDOW_DAYS, LAST_EVALUATIONS_COUNT } from '../../../common/constants.ts';
+import { evaluationPasses } from '../../../common/results.ts';
 import { nameKey } from '../../../common/validation.ts';
 import type { Db } from '../../db/index.ts';
 import type { ResultsTable } from '../../db/schema.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
+import { boardMessages, findLiveBoard } from './boards.ts';
 import { countEvaluation } from '../analytics/counts.ts';
 import { isOwn, mayChange, type Caller } from './caller.ts';
+import { liveCardsOfBoard } from './cards.ts';
 import { searchConditions, type SearchFilter } from './search.ts';
 
 export const messages = {
-  boardNotFound: 'The board was not found.',
+  ...boardMessages,
   cardNotOnBoard: 'The card was not found on this board.',
   evaluationNotFound: 'The evaluation was not found.',
   alreadyComplete: 'This evaluation is already complete.',
@@ -151,17 +154,9 @@ export async function findCompletedEvaluation(
   return row;
 }
 
-async function findLiveBoard(db: Db, caller: Caller, boardId: number) {
-  if (caller.boardId !== undefined && caller.boardId !== boardId) throw notFound(messages.boardNotFound);
-  const board = await db
-    .selectFrom('boards')
-    .select(['id', 'name'])
-    .where('org_id', '=', caller.orgId)
-    .where('id', '=', boardId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  if (!board) throw notFound(messages.boardNotFound);
-  return board;
+/** The board, if the caller reaches it: an anonymous key reaches its own board only. */
+function findCallersBoard(db: Db, caller: Caller, boardId: number) {
+  return findLiveBoard(db, { orgId: caller.orgId, boardId, onlyBoardId: caller.boardId });
 }
 
 /** add-evaluation: starts an evaluation of a card that is on the board, with snapshots of both names. */
@@ -171,17 +166,8 @@ export async function startEvaluation(
   input: { boardId: number; cardId: number },
   now: number,
 ): Promise<{ id: number }> {
-  const board = await findLiveBoard(db, caller, input.boardId);
-  const card = await db
-    .selectFrom('board_cards')
-    .innerJoin('cards', 'cards.id', 'board_cards.card_id')
-    .select(['cards.id', 'cards.name'])
-    .where('board_cards.org_id', '=', caller.orgId)
-    .where('board_cards.board_id', '=', board.id)
-    .where('board_cards.card_id', '=', input.cardId)
-    .where('cards.org_id', '=', caller.orgId)
-    .where('cards.deleted_at', 'is', null)
-    .executeTakeFirst();
+  const board = await findCallersBoard(db, caller, input.boardId);
+  const [card] = await liveCardsOfBoard(db, { orgId: caller.orgId, boardId: board.id, cardId: input.cardId });
   if (!card) throw notFound(messages.cardNotOnBoard);
   const { who } = caller;
   const row = await db
@@ -253,8 +239,12 @@ export function resultsToStore(
       na: na ? (1 as const) : (0 as const),
     };
   });
-  // N/A items do not count; text and numeric answers do not affect the outcome (DECISIONS.md).
-  const pass = !rows.some((row) => row.item_type === 'pass_fail' && row.pass === 0);
+  const pass = evaluationPasses(
+    rows.map((row) => ({
+      type: row.item_type,
+      choice: row.na ? 'na' : row.pass === null ? null : row.pass === 1 ? 'pass' : 'fail',
+    })),
+  );
   return { rows, pass };
 }
 
@@ -267,6 +257,9 @@ export async function completeEvaluation(
 ): Promise<{ complete: true }> {
   const evaluation = await findChangeableEvaluation(db, caller, input.evalId);
   if (evaluation.completed_at !== null) throw conflict(messages.alreadyComplete);
+  // Only whoever started it completes it: an Administrator may delete any evaluation, never finish another
+  // member's (issue 10). Open evaluations are hidden from everyone else, so it is answered as not found.
+  if (!isOwn(caller, evaluation, evaluation.started_at)) throw notFound(messages.evaluationNotFound);
   const items = await db
     .selectFrom('card_items')
     .select(['id', 'type', 'content', 'na', 'position'])
@@ -378,7 +371,7 @@ export async function boardEvaluations(
   input: { boardId: number; since: number },
   now: number,
 ): Promise<Evaluation[]> {
-  const board = await findLiveBoard(db, caller, input.boardId);
+  const board = await findCallersBoard(db, caller, input.boardId);
   const since = Math.max(input.since, now - EVALUATION_WINDOW_DAYS * DAY);
   const boardRows = () =>
     db
@@ -394,14 +387,7 @@ export async function boardEvaluations(
 
   const perCard = new Map<number, number>();
   for (const row of recent) perCard.set(row.card_id, (perCard.get(row.card_id) ?? 0) + 1);
-  const cards = await db
-    .selectFrom('board_cards')
-    .innerJoin('cards', 'cards.id', 'board_cards.card_id')
-    .select('cards.id')
-    .where('board_cards.org_id', '=', caller.orgId)
-    .where('board_cards.board_id', '=', board.id)
-    .where('cards.deleted_at', 'is', null)
-    .execute();
+  const cards = await liveCardsOfBoard(db, { orgId: caller.orgId, boardId: board.id });
   const short = cards.map((c) => c.id).filter((id) => (perCard.get(id) ?? 0) < LAST_EVALUATIONS_COUNT);
 
   let older: EvaluationRow[] = [];

@@ -3,7 +3,7 @@
  * (docs/decisions/0202-search-keyset-paging.md).
  */
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import type { SearchRequest } from '../../../common/api/inputs.ts';
+import type { ExportRequest, SearchRequest } from '../../../common/api/inputs.ts';
 import { nameKey } from '../../../common/validation.ts';
 import { containsPattern, likeEscape } from '../../db/dialect.ts';
 import { badRequest } from '../../errors.ts';
@@ -43,7 +43,7 @@ export function searchFilter(input: SearchRequest, caller: Caller): SearchFilter
   }
   const previous = epoch(input.previousDateTime);
   return {
-    everyone: input.isEditing === true && caller.manageAll,
+    everyone: input.isEditing === true && caller.managesAll,
     userId: caller.who.userId,
     from: epoch(input.startDateTime),
     to: epoch(input.endDateTime),
@@ -94,4 +94,10 @@ export function searchConditions(
     if (value !== null) conditions.push(sql<SqlBool>`${column(key)} like ${value} escape ${likeEscape}`);
   }
   return conditions;
+}
+
+/** The search filter without its cursor and page size, frozen at maxDateTime (default: now). */
+export function exportFilter(input: ExportRequest, caller: Caller, now: number): SearchFilter {
+  const filter = searchFilter({ ...input, previousDateTime: null, previousID: null }, caller);
+  return { ...filter, max: filter.max ?? now };
 }

@@ -1,14 +1,15 @@
 /**
- * Feedback on an evaluation, or on a board from the board view (DECISIONS.md). Like the evaluation
+ * Feedback on an evaluation, or on a board from the board view (docs/product-decisions.md). Like the evaluation
  * services, these take the database, the Caller and the request's time, for the anonymous calls' reuse.
  */
 import type { Feedback } from '../../../common/api/entities.ts';
 import { nameKey } from '../../../common/validation.ts';
 import type { Db } from '../../db/index.ts';
 import { forbidden, notFound } from '../../errors.ts';
-import { isOwn, mayChange, type Caller } from '../evaluations/caller.ts';
-import { searchConditions, type SearchFilter } from '../evaluations/search.ts';
-import { findCompletedEvaluation, messages as evaluationMessages } from '../evaluations/service.ts';
+import { findLiveBoard } from './boards.ts';
+import { isOwn, mayChange, type Caller } from './caller.ts';
+import { searchConditions, type SearchFilter } from './search.ts';
+import { findCompletedEvaluation, messages as evaluationMessages } from './evaluations.ts';
 
 export const messages = {
   feedbackNotFound: 'The feedback was not found.',
@@ -81,17 +82,11 @@ export async function addFeedback(
       cardName: evaluation.card_name,
     };
   } else {
-    if (caller.boardId !== undefined && caller.boardId !== input.boardId) {
-      throw notFound(messages.boardNotFound);
-    }
-    const board = await db
-      .selectFrom('boards')
-      .select(['id', 'name'])
-      .where('org_id', '=', caller.orgId)
-      .where('id', '=', input.boardId)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    if (!board) throw notFound(messages.boardNotFound);
+    const board = await findLiveBoard(db, {
+      orgId: caller.orgId,
+      boardId: input.boardId,
+      onlyBoardId: caller.boardId,
+    });
     target = { boardId: board.id, boardName: board.name, cardId: null, cardName: null };
   }
   const { who } = caller;
