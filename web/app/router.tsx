@@ -10,7 +10,6 @@ import { ResetPasswordPage } from '../features/accounts/ResetPasswordPage.tsx';
 import { SignupPage } from '../features/accounts/SignupPage.tsx';
 import { UsersPage } from '../features/accounts/UsersPage.tsx';
 import { VerifyPage } from '../features/accounts/VerifyPage.tsx';
-import { AnalyticsPage } from '../features/analytics/AnalyticsPage.tsx';
 import { AnonymousBoardsPage } from '../features/anonymous/AnonymousBoardsPage.tsx';
 import { AnonymousSelectionPage } from '../features/anonymous/AnonymousSelectionPage.tsx';
 import { ThankYouPage } from '../features/anonymous/ThankYouPage.tsx';
@@ -32,6 +31,11 @@ import { RootLayout } from './layout/RootLayout.tsx';
 // The card builder brings the rich-text editor: loaded only when an admin opens it.
 const CardBuilderPage = lazy(() =>
   import('../features/cards/builder/CardBuilderPage.tsx').then((m) => ({ default: m.CardBuilderPage })),
+);
+
+// Analytics brings the charting library (recharts): loaded only when an administrator opens it.
+const AnalyticsPage = lazy(() =>
+  import('../features/analytics/AnalyticsPage.tsx').then((m) => ({ default: m.AnalyticsPage })),
 );
 
 export const routes: RouteObject[] = [

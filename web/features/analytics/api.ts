@@ -1,0 +1,88 @@
+/**
+ * Analytics as the web app reads and changes it: one queryOptions factory and hook per call, and the
+ * dashboard mutations, which invalidate the dashboards' key. Reports are keyed by what they measure and the
+ * caller's time zone (not by the graph's type or place), so moving or restyling a graph draws from cache.
+ */
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api, type DashboardSettingInput } from '../../../common/api/index.ts';
+import { PERIOD_LIMITS } from '../../../common/api/entities.ts';
+import { callApi } from '../../lib/api.ts';
+import { useCallMutation } from '../../lib/mutation.ts';
+
+/** A wall screen redraws its graphs this often. */
+export const WALL_REFRESH_MS = 60_000;
+/** Figures are computed relative to now; on an ordinary screen they are fresh for a minute. */
+const REPORT_STALE_MS = 60_000;
+
+export const analyticsKeys = {
+  all: ['analytics'] as const,
+  dashboards: ['analytics', 'dashboards'] as const,
+  catalogue: (startDateTime: string) => ['analytics', 'boards-cards-and-items', startDateTime] as const,
+  report: (setting: DashboardSettingInput, timeZone: string) =>
+    ['analytics', 'report', setting, timeZone] as const,
+};
+
+/** The caller's IANA time zone: every report is bucketed in it (asked once: Intl is slow to ask). */
+let zone: string | undefined;
+export const browserTimeZone = () => (zone ??= Intl.DateTimeFormat().resolvedOptions().timeZone);
+
+/**
+ * The catalogue reaches back as far as any period can (730 days), from the start of today, so the key is
+ * the same all day and graphs of deleted boards, cards and items can still name them.
+ */
+export function catalogueStart(now = new Date()) {
+  const start = new Date(now);
+  start.setHours(0, 0, 0, 0);
+  start.setDate(start.getDate() - PERIOD_LIMITS.Days);
+  return start.toISOString();
+}
+
+export const dashboardsQuery = () =>
+  queryOptions({
+    queryKey: analyticsKeys.dashboards,
+    queryFn: () => callApi(api.getDashboards, {}),
+  });
+export const useDashboards = (refetchInterval?: number) =>
+  useQuery({ ...dashboardsQuery(), refetchInterval });
+
+export const catalogueQuery = (startDateTime: string) =>
+  queryOptions({
+    queryKey: analyticsKeys.catalogue(startDateTime),
+    queryFn: () => callApi(api.getBoardsCardsAndItems, { startDateTime }),
+    staleTime: REPORT_STALE_MS,
+  });
+export const useCatalogue = () => useQuery(catalogueQuery(catalogueStart()));
+
+/** What a report depends on: the setting without its place on the dashboard. */
+export function reportSetting(setting: DashboardSettingInput): DashboardSettingInput {
+  return {
+    board_id: setting.board_id,
+    card_id: setting.card_id,
+    card_item_id: setting.card_item_id,
+    start_number: setting.start_number,
+    start_duration: setting.start_duration,
+    end_number: setting.end_number,
+    end_duration: setting.end_duration,
+    time_division: setting.time_division,
+    // The figures do not depend on how they are drawn: one request serves Line, Bar and Table.
+    type: 'Table',
+    graph_order: 0,
+  };
+}
+
+export const reportQuery = (setting: DashboardSettingInput, timeZone: string) => {
+  const body = reportSetting(setting);
+  return queryOptions({
+    queryKey: analyticsKeys.report(body, timeZone),
+    queryFn: () => callApi(api.getReport, { setting: body, timeZone }),
+    staleTime: REPORT_STALE_MS,
+  });
+};
+export const useReport = (setting: DashboardSettingInput, refetchInterval?: number) =>
+  useQuery({ ...reportQuery(setting, browserTimeZone()), refetchInterval });
+
+const invalidates = [analyticsKeys.dashboards];
+export const useAddDashboard = () => useCallMutation(api.addDashboard, { invalidates });
+export const useEditDashboard = () => useCallMutation(api.editDashboard, { invalidates });
+export const useSetDefaultDashboard = () => useCallMutation(api.setDefaultDashboard, { invalidates });
+export const useDeleteDashboard = () => useCallMutation(api.deleteDashboard, { invalidates });
