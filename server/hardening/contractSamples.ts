@@ -11,6 +11,19 @@ import { call, type TestEnv } from '../test/harness.ts';
 
 export const MARKER = 'Zqxmarker';
 
+const setting = {
+  board_id: -1,
+  card_id: -1,
+  card_item_id: -1,
+  start_number: 7,
+  start_duration: 'Days',
+  end_number: -1,
+  end_duration: 'Days',
+  time_division: 'Days',
+  type: 'Bar',
+  graph_order: 0,
+} as const;
+
 export async function buildFixture(env: TestEnv, options: { marker?: string; paid?: boolean } = {}) {
   const tag = options.marker ?? '';
   const team = await buildTeam(env, { name: unique(`Org ${tag} `), paid: options.paid ?? true });
@@ -44,6 +57,7 @@ export async function buildFixture(env: TestEnv, options: { marker?: string; pai
     feedbackId: 0,
     anonEval: 0,
     anonFeedbackId: 0,
+    dashboardId: 0,
   };
   if (options.paid === false) return fixture;
 
@@ -85,23 +99,19 @@ export async function buildFixture(env: TestEnv, options: { marker?: string; pai
   });
   expect(anonFeedback.status).toBe(200);
   fixture.anonFeedbackId = anonFeedback.body.id;
+  const dashboard = await call(
+    env,
+    'addDashboard',
+    { name: `Dash ${tag}`.trim(), settings: [{ ...setting, board_id: board.id }] },
+    { cookie: team.admin.cookie },
+  );
+  expect(dashboard.status).toBe(200);
+  fixture.dashboardId = dashboard.body.dashboard.id;
   return fixture;
 }
 export type Fixture = Awaited<ReturnType<typeof buildFixture>>;
 
 const flags = { isViewOnly: true, isEvaluator: false, isAdmin: false, isOwner: false };
-const setting = {
-  board_id: -1,
-  card_id: -1,
-  card_item_id: -1,
-  start_number: 7,
-  start_duration: 'Days',
-  end_number: -1,
-  end_duration: 'Days',
-  time_division: 'Days',
-  type: 'Bar',
-  graph_order: 0,
-} as const;
 const SINCE = new Date(Date.UTC(2025, 11, 1)).toISOString();
 const anonFields = (t: Fixture) => ({ orgName: t.org.name, boardID: t.board.id, anonKey: t.anonKey });
 
@@ -214,10 +224,10 @@ export const samples: { [N in CallName]: (t: Fixture) => RequestOf<Api[N]> } = {
   getEvaluationAnon: (t) => ({ ...anonFields(t), evalID: t.anonEval }),
   getFeedbackByEvaluationIdAnon: (t) => ({ ...anonFields(t), evalID: t.anonEval }),
   addDashboard: () => ({ name: unique('Dash '), settings: [setting] }),
-  deleteDashboard: () => ({ ID: 1 }),
-  editDashboard: () => ({ id: 1, name: unique('Dash '), settings: [setting] }),
+  deleteDashboard: (t) => ({ ID: t.dashboardId }),
+  editDashboard: (t) => ({ id: t.dashboardId, name: unique('Dash '), settings: [setting] }),
   getBoardsCardsAndItems: () => ({ startDateTime: SINCE }),
   getDashboards: () => ({}),
   getReport: (t) => ({ setting: { ...setting, board_id: t.board.id }, timeZone: 'UTC' }),
-  setDefaultDashboard: () => ({ ID: 1 }),
+  setDefaultDashboard: (t) => ({ ID: t.dashboardId }),
 };
