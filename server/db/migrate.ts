@@ -1,5 +1,5 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
-import type { DialectName } from './dialect.ts';
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import type { DialectName, UntypedDb } from './dialect.ts';
 import { initial } from './migrations/0001_initial.ts';
 import { anonymousKeys } from './migrations/0004_anonymous_keys.ts';
 import { analytics } from './migrations/0005_analytics.ts';
@@ -15,7 +15,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
   };
 }
 
-export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<void> {
+export async function migrateToLatest(db: UntypedDb, dialect: DialectName): Promise<void> {
   const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
   const migrator = new Migrator({ db, provider });
   const { error, results } = await migrator.migrateToLatest();

@@ -61,6 +61,15 @@ export async function buildFixture(env: TestEnv, options: { marker?: string; pai
   };
   if (options.paid === false) return fixture;
 
+  const dashboard = await call(
+    env,
+    'addDashboard',
+    { name: `Dash ${tag}`.slice(0, 30), settings: [{ ...setting, board_id: board.id }] },
+    { cookie: team.owner.cookie },
+  );
+  expect(dashboard.status).toBe(200);
+  fixture.dashboardId = dashboard.body.dashboard.id;
+
   const key = async (boardID: number) => {
     const answer = await call(env, 'getAnonymousEvaluationKey', { boardID }, { cookie: team.viewer.cookie });
     expect(answer.status).toBe(200);

@@ -31,7 +31,7 @@ import { RootLayout } from './layout/RootLayout.tsx';
 
 // The card builder brings the rich-text editor: loaded only when an admin opens it.
 const CardBuilderPage = lazy(() =>
-  import('../features/cards/CardBuilderPage.tsx').then((m) => ({ default: m.CardBuilderPage })),
+  import('../features/cards/builder/CardBuilderPage.tsx').then((m) => ({ default: m.CardBuilderPage })),
 );
 
 export const routes: RouteObject[] = [

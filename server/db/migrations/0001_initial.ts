@@ -1,10 +1,10 @@
-import { sql, type Kysely } from 'kysely';
-import { ref, withId, type DialectName } from '../dialect.ts';
+import { sql } from 'kysely';
+import { ref, withId, type DialectName, type UntypedDb } from '../dialect.ts';
 
 /** Every table of SPEC §3 and docs/product-decisions.md. Tenant tables carry org_id, indexed with what they're queried by. */
 export function initial(dialect: DialectName) {
   return {
-    async up(db: Kysely<any>) {
+    async up(db: UntypedDb) {
       const table = (name: string) => withId(db.schema.createTable(name), dialect);
       const time = 'bigint';
       const bool = 'integer';

@@ -1,5 +1,5 @@
-import { sql, type Kysely } from 'kysely';
-import type { DialectName } from '../dialect.ts';
+import { sql } from 'kysely';
+import type { DialectName, UntypedDb } from '../dialect.ts';
 
 /**
  * Evaluations and feedback, shaped for their searches (docs/decisions/0201, 0202):
@@ -9,7 +9,7 @@ import type { DialectName } from '../dialect.ts';
  */
 export function evaluationsSearch(_dialect: DialectName) {
   return {
-    async up(db: Kysely<any>) {
+    async up(db: UntypedDb) {
       for (const table of ['evaluations', 'feedback']) {
         for (const column of ['board_name_key', 'card_name_key', 'user_name_key']) {
           await db.schema

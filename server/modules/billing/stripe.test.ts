@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import Stripe from 'stripe';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTeam } from '../../test/factories.ts';
 import { call, describeEachDatabase, type TestEnv } from '../../test/harness.ts';
 import { messages } from './service.ts';
-import { signWebhookPayload } from './stripe.ts';
 import { STRIPE_WEBHOOK_PATH } from './webhook.ts';
 
 /** A stand-in for api.stripe.com on loopback: Checkout Sessions, created and read back. */
@@ -74,6 +74,11 @@ function read(request: IncomingMessage): Promise<string> {
 function send(response: ServerResponse, status: number, body: unknown) {
   response.writeHead(status, { 'Content-Type': 'application/json' });
   response.end(JSON.stringify(body));
+}
+
+/** A signature header as Stripe would send it, made with Stripe's own test helper at `nowMs`. */
+function signWebhookPayload(payload: string, secret: string, nowMs: number): string {
+  return Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp: Math.floor(nowMs / 1000) });
 }
 
 const stripe = new FakeStripe();

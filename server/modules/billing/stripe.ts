@@ -1,9 +1,10 @@
 /**
- * Stripe Checkout and its webhooks (docs/product-decisions.md, BILLING_PROVIDER=stripe), over Stripe's REST API with
- * fetch: a subscription of `numDepartments` units of STRIPE_PRICE_ID. A completed checkout opens the
- * organisation; subscription events keep its paid state in step with Stripe.
+ * Stripe Checkout and its webhooks (docs/product-decisions.md, BILLING_PROVIDER=stripe), through Stripe's
+ * own client (`stripe` package): a subscription of `numDepartments` units of STRIPE_PRICE_ID. A completed
+ * checkout opens the organisation; subscription events keep its paid state in step with Stripe.
+ * STRIPE_API_URL points the client elsewhere (the tests' local stand-in); see docs/decisions/0406.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import Stripe from 'stripe';
 import { AppError } from '../../errors.ts';
 
 export interface StripeSettings {
@@ -16,93 +17,104 @@ export interface StripeSettings {
 export interface CheckoutSession {
   id: string;
   url: string | null;
-  status: 'open' | 'complete' | 'expired';
+  /** 'open', 'complete' or 'expired'. */
+  status: string | null;
   customer: string | null;
   subscription: string | null;
-  client_reference_id: string | null;
 }
 
 const UNAVAILABLE = 'The payment service did not answer. Please try again later.';
 
-function form(fields: Record<string, string>): string {
-  return new URLSearchParams(fields).toString();
+/** Webhook events older than this are refused (Stripe's default tolerance). */
+const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+const clients = new Map<string, Stripe>();
+
+/** One client per key and address: it keeps its connections between calls. */
+function client(settings: StripeSettings): Stripe {
+  const key = `${settings.apiUrl}\n${settings.secretKey}`;
+  let stripe = clients.get(key);
+  if (!stripe) {
+    const url = new URL(settings.apiUrl);
+    const protocol = url.protocol === 'http:' ? 'http' : 'https';
+    stripe = new Stripe(settings.secretKey, {
+      host: url.hostname,
+      port: url.port ? Number(url.port) : protocol === 'http' ? 80 : 443,
+      protocol,
+      timeout: 20_000,
+      // The checkout is the Owner's action and is retried by the browser with its own key; one attempt here.
+      maxNetworkRetries: 0,
+    });
+    clients.set(key, stripe);
+  }
+  return stripe;
 }
 
-async function stripe<T>(
-  settings: StripeSettings,
-  method: 'GET' | 'POST',
-  path: string,
-  body?: Record<string, string>,
-): Promise<T> {
-  let response: Response;
+const idOf = (value: string | { id: string } | null | undefined) =>
+  value == null ? null : typeof value === 'string' ? value : value.id;
+
+function present(session: Stripe.Checkout.Session): CheckoutSession {
+  return {
+    id: session.id,
+    url: session.url ?? null,
+    status: session.status ?? null,
+    customer: idOf(session.customer),
+    subscription: idOf(session.subscription),
+  };
+}
+
+/** Any failure of the payment service (no answer, time-out, an error status) is one message to the Owner. */
+async function call<T>(request: () => Promise<T>): Promise<T> {
   try {
-    response = await fetch(`${settings.apiUrl}${path}`, {
-      method,
-      headers: {
-        Authorization: `Bearer ${settings.secretKey}`,
-        ...(body ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
-      },
-      body: body ? form(body) : undefined,
-      signal: AbortSignal.timeout(20_000),
-    });
+    return await request();
   } catch {
     throw new AppError('INTERNAL', UNAVAILABLE);
   }
-  if (!response.ok) throw new AppError('INTERNAL', UNAVAILABLE);
-  return (await response.json()) as T;
 }
 
-export function createCheckoutSession(
+export async function createCheckoutSession(
   settings: StripeSettings,
   input: { orgId: number; ownerEmail: string; numDepartments: number; appUrl: string },
 ): Promise<CheckoutSession> {
-  return stripe<CheckoutSession>(settings, 'POST', '/v1/checkout/sessions', {
-    mode: 'subscription',
-    'line_items[0][price]': settings.priceId,
-    'line_items[0][quantity]': String(input.numDepartments),
-    success_url: `${input.appUrl}/create-app?checkoutID={CHECKOUT_SESSION_ID}`,
-    cancel_url: `${input.appUrl}/plans`,
-    client_reference_id: String(input.orgId),
-    customer_email: input.ownerEmail,
-    'metadata[org_id]': String(input.orgId),
-    'subscription_data[metadata][org_id]': String(input.orgId),
-  });
+  const session = await call(() =>
+    client(settings).checkout.sessions.create({
+      mode: 'subscription',
+      line_items: [{ price: settings.priceId, quantity: input.numDepartments }],
+      success_url: `${input.appUrl}/create-app?checkoutID={CHECKOUT_SESSION_ID}`,
+      cancel_url: `${input.appUrl}/plans`,
+      client_reference_id: String(input.orgId),
+      customer_email: input.ownerEmail,
+      metadata: { org_id: String(input.orgId) },
+      subscription_data: { metadata: { org_id: String(input.orgId) } },
+    }),
+  );
+  return present(session);
 }
 
-export function retrieveCheckoutSession(settings: StripeSettings, id: string): Promise<CheckoutSession> {
-  return stripe<CheckoutSession>(settings, 'GET', `/v1/checkout/sessions/${encodeURIComponent(id)}`);
+export async function retrieveCheckoutSession(
+  settings: StripeSettings,
+  id: string,
+): Promise<CheckoutSession> {
+  return present(await call(() => client(settings).checkout.sessions.retrieve(id)));
 }
 
-/** Stripe's webhook signature: `t=<seconds>,v1=<hex HMAC-SHA256 of "t.payload">`, within 5 minutes. */
+/**
+ * Stripe's webhook signature over the exact payload (`t=…,v1=…`), no older than five minutes at `nowMs`
+ * (the server's clock, so tests can move it).
+ */
 export function verifyWebhookSignature(
   payload: string,
   header: string | undefined,
   secret: string,
   nowMs: number,
 ): boolean {
-  if (!header) return false;
-  const parts = Object.fromEntries(
-    header.split(',').map((part) => {
-      const at = part.indexOf('=');
-      return [part.slice(0, at).trim(), part.slice(at + 1).trim()];
-    }),
-  ) as Record<string, string>;
-  const timestamp = Number(parts.t);
-  if (!Number.isFinite(timestamp) || Math.abs(nowMs / 1000 - timestamp) > 300) return false;
-  const expected = createHmac('sha256', secret).update(`${parts.t}.${payload}`).digest('hex');
-  const given = header
-    .split(',')
-    .filter((part) => part.trim().startsWith('v1='))
-    .map((part) => part.trim().slice(3));
-  return given.some(
-    (signature) =>
-      signature.length === expected.length && timingSafeEqual(Buffer.from(signature), Buffer.from(expected)),
-  );
-}
-
-export function signWebhookPayload(payload: string, secret: string, nowMs: number): string {
-  const t = Math.floor(nowMs / 1000);
-  return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${payload}`).digest('hex')}`;
+  const signature = Stripe.webhooks.signature;
+  if (!header || !signature) return false;
+  try {
+    return signature.verifyHeader(payload, header, secret, WEBHOOK_TOLERANCE_SECONDS, undefined, nowMs);
+  } catch {
+    return false;
+  }
 }
 
 /** The paid state of an organisation for a Stripe subscription status. */

@@ -70,7 +70,7 @@ export function AppMenu({ orgFromPath }: { orgFromPath: string | undefined }) {
           <Menu.Item
             color="red"
             onClick={async () => {
-              navigate(await signOut(queryClient, org));
+              void navigate(await signOut(queryClient, org));
             }}
           >
             Sign out

@@ -6,7 +6,8 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api } from '../../../common/api/index.ts';
 import { Loading } from '../../components/Loading.tsx';
 import { Page } from '../../components/Page.tsx';
-import { callApi, messageOf, newIdempotencyKey } from '../../lib/api.ts';
+import { messageOf } from '../../lib/api.ts';
+import { createApp } from './api.ts';
 import { paths } from '../../lib/paths.ts';
 
 export function CreateAppPage() {
@@ -22,10 +23,10 @@ export function CreateAppPage() {
   useEffect(() => {
     if (!checkoutID || started.current) return;
     started.current = true;
-    callApi(api.createApp, { checkoutID }, { idempotencyKey: newIdempotencyKey() })
+    createApp(checkoutID)
       .then(async ({ homeURL }) => {
         await queryClient.invalidateQueries({ queryKey: ['user-data'] });
-        navigate(homeURL, { replace: true });
+        void navigate(homeURL, { replace: true });
       })
       .catch((error) => setFailure(messageOf(error, api.createApp)));
   }, [checkoutID, navigate, queryClient]);

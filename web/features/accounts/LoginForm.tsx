@@ -9,8 +9,9 @@ import { Link } from 'react-router';
 import { PasswordField } from '../../components/PasswordField.tsx';
 import { api, type ResponseOf } from '../../../common/api/index.ts';
 import { messages } from '../../../common/validation.ts';
-import { callApi, messageOf, newIdempotencyKey } from '../../lib/api.ts';
+import { messageOf } from '../../lib/api.ts';
 import { paths } from '../../lib/paths.ts';
+import { login, resendVerification } from './api.ts';
 
 export type LoginAnswer = ResponseOf<typeof api.login>;
 
@@ -43,7 +44,7 @@ export function LoginForm({
     setFailure(null);
     setResent(false);
     try {
-      const answer = await callApi(api.login, {
+      const answer = await login({
         username: values.email.trim(),
         password: values.password,
         ...(orgName ? { orgName } : {}),
@@ -59,11 +60,7 @@ export function LoginForm({
 
   const resend = async () => {
     try {
-      await callApi(
-        api.resendVerification,
-        { username: form.values.email.trim() },
-        { idempotencyKey: newIdempotencyKey() },
-      );
+      await resendVerification(form.values.email.trim());
       setResent(true);
     } catch (error) {
       setFailure(messageOf(error, api.resendVerification));

@@ -21,7 +21,7 @@ export function LoginPage() {
           onSuccess={(answer) => {
             setLoggedIn(true);
             void queryClient.invalidateQueries();
-            navigate(afterLoginPath(answer, { stay: false, redirect: search.get('redirect') }));
+            void navigate(afterLoginPath(answer, { stay: false, redirect: search.get('redirect') }));
           }}
         />
       </Paper>

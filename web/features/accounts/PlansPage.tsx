@@ -22,10 +22,10 @@ import {
 } from '../../../common/constants.ts';
 import { Page } from '../../components/Page.tsx';
 import { ApiError, messageOf } from '../../lib/api.ts';
-import { useCallMutation } from '../../lib/mutation.ts';
 import { paths } from '../../lib/paths.ts';
 import { useUserData } from '../../lib/queries.ts';
 import { useLoggedIn } from '../../lib/session.ts';
+import { useSelectSubscription } from './api.ts';
 
 const money = new Intl.NumberFormat('en-US', {
   style: 'currency',
@@ -39,7 +39,7 @@ export function PlansPage() {
   const loggedIn = useLoggedIn();
   const { data: user } = useUserData();
   const navigate = useNavigate();
-  const subscribe = useCallMutation(api.selectSubscription);
+  const subscribe = useSelectSubscription();
   const count = typeof departments === 'number' ? departments : Number.NaN;
   const valid = Number.isInteger(count) && count >= DEPARTMENTS_MIN && count <= DEPARTMENTS_MAX;
 
@@ -48,7 +48,7 @@ export function PlansPage() {
     try {
       const { url } = await subscribe.mutateAsync({ numDepartments: count });
       if (/^https?:\/\//.test(url)) window.location.assign(url);
-      else navigate(url);
+      else void navigate(url);
     } catch (error) {
       setFailure(
         error instanceof ApiError && (error.status === 401 || error.status === 403)

@@ -7,14 +7,14 @@ import { api } from '../../../common/api/index.ts';
 import { checkEmail, formRule } from '../../../common/validation.ts';
 import { Page } from '../../components/Page.tsx';
 import { messageOf } from '../../lib/api.ts';
-import { useCallMutation } from '../../lib/mutation.ts';
 import { paths } from '../../lib/paths.ts';
+import { useRequestPasswordReset } from './api.ts';
 
 export function RequestPasswordResetPage() {
   const { org } = useParams();
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const request = useCallMutation(api.requestPasswordReset);
+  const request = useRequestPasswordReset();
   const form = useForm({
     mode: 'controlled',
     initialValues: { email: '' },

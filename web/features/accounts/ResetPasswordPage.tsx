@@ -11,7 +11,7 @@ import { api } from '../../../common/api/index.ts';
 import { checkEmail, checkPassword, checkPasswordsMatch, formRule } from '../../../common/validation.ts';
 import { Page } from '../../components/Page.tsx';
 import { applyServerError } from '../../lib/formErrors.ts';
-import { useCallMutation } from '../../lib/mutation.ts';
+import { useResetPassword } from './api.ts';
 
 export function ResetPasswordPage() {
   const { token = '' } = useParams();
@@ -19,7 +19,7 @@ export function ResetPasswordPage() {
   const invited = search.get('invite') === '1';
   const navigate = useNavigate();
   const [failure, setFailure] = useState<string | null>(null);
-  const reset = useCallMutation(api.resetPassword);
+  const reset = useResetPassword();
   const form = useForm({
     mode: 'controlled',
     initialValues: { email: '', password1: '', password2: '' },
@@ -39,7 +39,7 @@ export function ResetPasswordPage() {
         password2: values.password2,
         token,
       });
-      navigate(answer.redirectURL || '/');
+      void navigate(answer.redirectURL || '/');
     } catch (error) {
       setFailure(applyServerError(error, api.resetPassword, form.setFieldError, { username: 'email' }));
     }

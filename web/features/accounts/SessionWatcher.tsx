@@ -7,13 +7,13 @@ import { Alert, Modal, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { api } from '../../../common/api/index.ts';
 import { SESSION_COOKIE_CHECK_MS, TOKEN_REFRESH_MS } from '../../../common/constants.ts';
-import { apiEvents, callApi } from '../../lib/api.ts';
+import { apiEvents } from '../../lib/api.ts';
 import { paths } from '../../lib/paths.ts';
 import { isLoggedIn, sessionAlive, setLoggedIn, useLoggedIn } from '../../lib/session.ts';
 import { isAnonymousPage } from '../anonymous/anonymousPages.ts';
 import { LoginForm } from './LoginForm.tsx';
+import { refreshToken } from './api.ts';
 
 export const SESSION_EXPIRED = 'Your session has expired. Please sign in again.';
 
@@ -53,7 +53,7 @@ export function SessionWatcher({ orgFromPath }: { orgFromPath: string | undefine
     if (!loggedIn) return;
     const timer = setInterval(async () => {
       try {
-        const answer = await callApi(api.refreshToken, {});
+        const answer = await refreshToken();
         if (!answer.isAuthorized) {
           setLoggedIn(false);
           setLostMessage(SESSION_EXPIRED);
@@ -72,7 +72,7 @@ export function SessionWatcher({ orgFromPath }: { orgFromPath: string | undefine
       if (event.newValue === 'false') {
         queryClient.clear();
         setLostMessage(null);
-        navigate(paths.login(orgFromPath));
+        void navigate(paths.login(orgFromPath));
       } else if (event.newValue === 'true') {
         setLostMessage(null);
         void queryClient.invalidateQueries();
@@ -108,7 +108,7 @@ export function SessionWatcher({ orgFromPath }: { orgFromPath: string | undefine
             setLoggedIn(true);
             setLostMessage(null);
             if (answer.redirectURL) {
-              navigate(answer.redirectURL);
+              void navigate(answer.redirectURL);
               return;
             }
             void queryClient.invalidateQueries();

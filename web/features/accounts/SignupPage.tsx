@@ -7,16 +7,16 @@ import { PasswordField } from '../../components/PasswordField.tsx';
 import { api } from '../../../common/api/index.ts';
 import { checkEmail, checkName, checkPassword, formRule } from '../../../common/validation.ts';
 import { Page } from '../../components/Page.tsx';
-import { ApiError, callApi, newIdempotencyKey } from '../../lib/api.ts';
+import { ApiError } from '../../lib/api.ts';
 import { applyServerError } from '../../lib/formErrors.ts';
-import { useCallMutation } from '../../lib/mutation.ts';
 import { paths } from '../../lib/paths.ts';
+import { resendVerification, useSignup } from './api.ts';
 
 export function SignupPage() {
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [resent, setResent] = useState(false);
-  const signup = useCallMutation(api.signup);
+  const signup = useSignup();
   const form = useForm({
     mode: 'controlled',
     initialValues: { orgname: '', email: '', password: '' },
@@ -61,11 +61,7 @@ export function SignupPage() {
                 component="button"
                 type="button"
                 onClick={async () => {
-                  await callApi(
-                    api.resendVerification,
-                    { username: sentTo },
-                    { idempotencyKey: newIdempotencyKey() },
-                  ).catch(() => {});
+                  await resendVerification(sentTo).catch(() => {});
                   setResent(true);
                 }}
               >

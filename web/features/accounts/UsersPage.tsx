@@ -16,7 +16,6 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, type User } from '../../../common/api/index.ts';
 import { ROLE_LABELS, type Role } from '../../../common/roles.ts';
@@ -26,12 +25,11 @@ import { ErrorText } from '../../components/ErrorText.tsx';
 import { EditIcon, TrashIcon } from '../../components/icons.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { Page } from '../../components/Page.tsx';
-import { callApi, messageOf } from '../../lib/api.ts';
+import { messageOf } from '../../lib/api.ts';
 import { applyServerError } from '../../lib/formErrors.ts';
-import { useCallMutation } from '../../lib/mutation.ts';
 import { useUserData } from '../../lib/queries.ts';
+import { useAddUser, useDeleteUser, useEditUser, useUsers } from './api.ts';
 
-const usersKey = ['users'];
 const ROLE_CHOICES: { role: Role; label: string; hint: string }[] = [
   { role: 'viewer', label: 'View only', hint: 'Sees boards and their recent results.' },
   { role: 'evaluator', label: 'Evaluator', hint: 'Also runs evaluations and leaves feedback.' },
@@ -57,8 +55,8 @@ function UserForm({
 }) {
   const call = user ? api.editUser : api.addUser;
   const [failure, setFailure] = useState<string | null>(null);
-  const add = useCallMutation(api.addUser, { invalidates: [usersKey] });
-  const edit = useCallMutation(api.editUser, { invalidates: [usersKey] });
+  const add = useAddUser();
+  const edit = useEditUser();
   const form = useForm({
     mode: 'controlled',
     initialValues: { email: user?.email ?? '', role: (user?.role ?? 'viewer') as Role },
@@ -120,10 +118,10 @@ function UserForm({
 
 export function UsersPage() {
   const { data: me } = useUserData();
-  const users = useQuery({ queryKey: usersKey, queryFn: () => callApi(api.getUsers, {}) });
+  const users = useUsers();
   const [editing, setEditing] = useState<User | 'new' | null>(null);
   const [deleting, setDeleting] = useState<User | null>(null);
-  const remove = useCallMutation(api.deleteUser, { invalidates: [usersKey] });
+  const remove = useDeleteUser();
   const isOwner = me?.isOwner ?? false;
 
   return (

@@ -5,7 +5,8 @@ import { Link, useSearchParams } from 'react-router';
 import { api } from '../../../common/api/index.ts';
 import { Loading } from '../../components/Loading.tsx';
 import { Page } from '../../components/Page.tsx';
-import { callApi, messageOf, newIdempotencyKey } from '../../lib/api.ts';
+import { messageOf } from '../../lib/api.ts';
+import { verifyEmail } from './api.ts';
 import { paths } from '../../lib/paths.ts';
 
 type State =
@@ -27,7 +28,7 @@ export function VerifyPage() {
   useEffect(() => {
     if (!token || started.current) return;
     started.current = true;
-    callApi(api.verifyEmail, { token }, { idempotencyKey: newIdempotencyKey() })
+    verifyEmail(token)
       .then((answer) => setState({ kind: 'verified', redirectURL: answer.redirectURL }))
       .catch((error) => setState({ kind: 'failed', message: messageOf(error, api.verifyEmail) }));
   }, [token]);

@@ -1,14 +1,13 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { api } from '../../../common/api/index.ts';
-import { callApi } from '../../lib/api.ts';
 import { paths } from '../../lib/paths.ts';
 import { setLoggedIn } from '../../lib/session.ts';
+import { logout } from './api.ts';
 
 /** Sign out (SPEC §2): to the URL the answer gives, else /login; the organisation's login page on failure. */
 export async function signOut(queryClient: QueryClient, orgName: string | undefined): Promise<string> {
   let target: string;
   try {
-    const answer = await callApi(api.logout, {});
+    const answer = await logout();
     target = answer.redirectURL || paths.login();
   } catch {
     target = paths.login(orgName);

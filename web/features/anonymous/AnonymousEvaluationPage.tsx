@@ -12,7 +12,6 @@ import { ErrorText } from '../../components/ErrorText.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { Page } from '../../components/Page.tsx';
 import { messageOf } from '../../lib/api.ts';
-import { useCallMutation } from '../../lib/mutation.ts';
 import { paths } from '../../lib/paths.ts';
 import { liveItems } from '../evaluations/answers.ts';
 import { EvaluationForm } from '../evaluations/EvaluationForm.tsx';
@@ -20,7 +19,14 @@ import { readEvaluationPath } from '../evaluations/readings.ts';
 import { FeedbackModal } from '../feedback/GiveFeedbackModal.tsx';
 import { NotFoundPage } from '../misc/NotFoundPage.tsx';
 import { AnonymousProblem } from './AnonymousProblem.tsx';
-import { useAnonymousBoard, useAnonymousCard, type AnonymousAccess } from './api.ts';
+import {
+  useAddAnonymousFeedback,
+  useAnonymousBoard,
+  useAnonymousCard,
+  useCancelAnonymousEvaluation,
+  useCompleteAnonymousEvaluation,
+  type AnonymousAccess,
+} from './api.ts';
 import { CircleCheckIcon } from '../../components/icons.tsx';
 import type { ThankYouState } from './ThankYouPage.tsx';
 
@@ -52,9 +58,9 @@ function Evaluation({ access, cardID, evalID }: { access: AnonymousAccess; cardI
   const board = useAnonymousBoard(access);
   const card = useAnonymousCard(access, cardID);
   const [feedbackOpen, setFeedbackOpen] = useState(false);
-  const send = useCallMutation(api.addResultsAnon);
-  const addFeedback = useCallMutation(api.addFeedbackAnon);
-  const cancel = useCallMutation(api.deleteEvaluationAnon);
+  const send = useCompleteAnonymousEvaluation();
+  const addFeedback = useAddAnonymousFeedback();
+  const cancel = useCancelAnonymousEvaluation();
 
   const failed = board.error ?? card.error;
   if (failed) {
@@ -91,7 +97,7 @@ function Evaluation({ access, cardID, evalID }: { access: AnonymousAccess; cardI
       { ...access, evalID, results },
       {
         onSuccess: () => {
-          navigate(location.pathname, {
+          void navigate(location.pathname, {
             replace: true,
             state: { submitted: true } satisfies EvaluationState,
           });

@@ -11,11 +11,15 @@ import { ErrorText } from '../../components/ErrorText.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { Page } from '../../components/Page.tsx';
 import { messageOf } from '../../lib/api.ts';
-import { useCallMutation } from '../../lib/mutation.ts';
 import { paths } from '../../lib/paths.ts';
 import { NotFoundPage } from '../misc/NotFoundPage.tsx';
 import { AnonymousProblem, idFrom } from './AnonymousProblem.tsx';
-import { useAnonymousBoard, useAnonymousCards, type AnonymousAccess } from './api.ts';
+import {
+  useAnonymousBoard,
+  useAnonymousCards,
+  useStartAnonymousEvaluation,
+  type AnonymousAccess,
+} from './api.ts';
 import classes from './Anonymous.module.css';
 import { ChevronRightIcon } from '../../components/icons.tsx';
 
@@ -32,7 +36,7 @@ function Selection({ access }: { access: AnonymousAccess }) {
   const navigate = useNavigate();
   const board = useAnonymousBoard(access);
   const cards = useAnonymousCards(access);
-  const start = useCallMutation(api.addEvaluationAnon);
+  const start = useStartAnonymousEvaluation();
 
   const failed = board.error ?? cards.error;
   if (failed) {

@@ -3,6 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../common/api/index.ts';
 import { ANONYMOUS_KEY_REFRESH_MS } from '../../../common/constants.ts';
 import { callApi } from '../../lib/api.ts';
+import { useCallMutation } from '../../lib/mutation.ts';
 
 export const anonymousKeyQuery = (boardID: number) =>
   queryOptions({
@@ -60,3 +61,9 @@ export const anonymousCardQuery = (access: AnonymousAccess, cardID: number) =>
   });
 export const useAnonymousCard = (access: AnonymousAccess, cardID: number) =>
   useQuery(anonymousCardQuery(access, cardID));
+
+/** The visitor's evaluation: nothing is cached between these calls, so they invalidate nothing. */
+export const useStartAnonymousEvaluation = () => useCallMutation(api.addEvaluationAnon);
+export const useCompleteAnonymousEvaluation = () => useCallMutation(api.addResultsAnon);
+export const useCancelAnonymousEvaluation = () => useCallMutation(api.deleteEvaluationAnon);
+export const useAddAnonymousFeedback = () => useCallMutation(api.addFeedbackAnon);

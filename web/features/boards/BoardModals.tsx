@@ -10,8 +10,7 @@ import { checkItemName, messages, nameKey } from '../../../common/validation.ts'
 import { ConfirmDeleteModal } from '../../components/ConfirmDeleteModal.tsx';
 import { ErrorText } from '../../components/ErrorText.tsx';
 import { applyServerError } from '../../lib/formErrors.ts';
-import { useCallMutation } from '../../lib/mutation.ts';
-import { boardAndCardKeys } from './api.ts';
+import { useAddBoard, useDeleteBoard, useEditBoard } from './api.ts';
 import { CardPicker } from './CardPicker.tsx';
 
 function BoardForm({
@@ -26,8 +25,8 @@ function BoardForm({
   onClose: () => void;
 }) {
   const [failure, setFailure] = useState<string | null>(null);
-  const add = useCallMutation(api.addBoard, { invalidates: boardAndCardKeys });
-  const edit = useCallMutation(api.editBoard, { invalidates: boardAndCardKeys });
+  const add = useAddBoard();
+  const edit = useEditBoard();
   const liveCardIds = new Set(cards.map((c) => c.id));
   const form = useForm({
     mode: 'controlled',
@@ -116,7 +115,7 @@ export function BoardFormModal({
 }
 
 export function DeleteBoardModal({ board, onClose }: { board: Board | null; onClose: () => void }) {
-  const remove = useCallMutation(api.deleteBoard, { invalidates: boardAndCardKeys });
+  const remove = useDeleteBoard();
   return (
     <ConfirmDeleteModal
       opened={board !== null}

@@ -29,7 +29,8 @@ import { messageOf } from '../../lib/api.ts';
 import { useEditMode } from '../../lib/editMode.ts';
 import { paths } from '../../lib/paths.ts';
 import { useUserData } from '../../lib/queries.ts';
-import { useBoards, useBoardsUsed, useCards } from './api.ts';
+import { useCards } from '../cards/api.ts';
+import { useBoards, useBoardsUsed } from './api.ts';
 import { BoardFormModal, DeleteBoardModal } from './BoardModals.tsx';
 import classes from './BoardsPanel.module.css';
 

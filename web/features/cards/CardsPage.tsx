@@ -23,12 +23,12 @@ import { EditIcon, PlusIcon, SearchIcon, TrashIcon } from '../../components/icon
 import { Loading } from '../../components/Loading.tsx';
 import { Page } from '../../components/Page.tsx';
 import { messageOf } from '../../lib/api.ts';
-import { useCallMutation } from '../../lib/mutation.ts';
 import { paths } from '../../lib/paths.ts';
-import { boardAndCardKeys, useBoards, useCards, useCardsUsed, useDeletedCards } from '../boards/api.ts';
+import { useBoards } from '../boards/api.ts';
+import { useCards, useCardsUsed, useDeleteCard, useDeletedCards } from './api.ts';
 
 function DeleteCardModal({ card, onClose }: { card: Card | null; onClose: () => void }) {
-  const remove = useCallMutation(api.deleteCard, { invalidates: boardAndCardKeys });
+  const remove = useDeleteCard();
   return (
     <ConfirmDeleteModal
       opened={card !== null}

@@ -39,7 +39,9 @@ function Selection() {
     try {
       const { id } = await start.mutateAsync({ boardID, cardID: card.id });
       // The evaluation page need not ask whether this new evaluation is already complete.
-      navigate(paths.evaluation(org, board, boardID, card.name, card.id, id), { state: { started: true } });
+      void navigate(paths.evaluation(org, board, boardID, card.name, card.id, id), {
+        state: { started: true },
+      });
     } catch (error) {
       setFailure(messageOf(error, api.addEvaluation));
       setChoosing(null);

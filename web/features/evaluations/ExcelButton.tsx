@@ -4,9 +4,9 @@ import { useState } from 'react';
 import type { api } from '../../../common/api/index.ts';
 import { ErrorText } from '../../components/ErrorText.tsx';
 import { DownloadIcon } from '../../components/icons.tsx';
-import { callApi, messageOf } from '../../lib/api.ts';
+import { messageOf } from '../../lib/api.ts';
 import { saveDownload } from '../../lib/download.ts';
-import type { SearchFilter } from './api.ts';
+import { downloadExcel, type SearchFilter } from './api.ts';
 import { browserTimeZone } from './format.ts';
 
 export function ExcelButton({
@@ -25,7 +25,7 @@ export function ExcelButton({
     setBusy(true);
     setFailure(null);
     try {
-      const file = await callApi(call, { ...filter, maxDateTime, timeZone: browserTimeZone() });
+      const file = await downloadExcel(call, { ...filter, maxDateTime, timeZone: browserTimeZone() });
       saveDownload(file);
     } catch (error) {
       setFailure(messageOf(error, call));

@@ -3,7 +3,7 @@
  * mutations, which invalidate the same keys (SPEC §4: board results refresh every 30 s).
  */
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { api, type Evaluation, type SearchRequest } from '../../../common/api/index.ts';
+import { api, type Evaluation, type RequestOf, type SearchRequest } from '../../../common/api/index.ts';
 import { EVALUATIONS_REFRESH_MS, SEARCH_PAGE_DEFAULT } from '../../../common/constants.ts';
 import { callApi } from '../../lib/api.ts';
 import { useCallMutation } from '../../lib/mutation.ts';
@@ -81,3 +81,9 @@ export const useDeleteEvaluation = () =>
   useCallMutation(api.deleteEvaluation, {
     invalidates: [['evaluations', 'board'], ['evaluations', 'search'], feedbackRoot],
   });
+
+/** The Evaluations and Feedback tabs' Excel downloads: a file, saved by the caller, not cached. */
+export const downloadExcel = (
+  call: typeof api.getExcel | typeof api.getFeedbackExcel,
+  body: RequestOf<typeof api.getExcel>,
+) => callApi(call, body);

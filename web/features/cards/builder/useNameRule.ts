@@ -1,0 +1,15 @@
+/** The card name rule as the builder checks it before a call: SPEC §5, and unique among live cards. */
+import { checkItemName, messages, nameKey } from '../../../../common/validation.ts';
+import { useCards } from '../api.ts';
+
+export function useNameRule(ownId: number | null) {
+  const cards = useCards();
+  return (value: string) => {
+    const problem = checkItemName(value.trim());
+    if (problem) return problem;
+    const taken = (cards.data?.cards ?? []).some(
+      (c) => c.id !== ownId && nameKey(c.name) === nameKey(value.trim()),
+    );
+    return taken ? messages.nameExists : null;
+  };
+}
