@@ -108,14 +108,6 @@ export async function buildFixture(env: TestEnv, options: { marker?: string; pai
   });
   expect(anonFeedback.status).toBe(200);
   fixture.anonFeedbackId = anonFeedback.body.id;
-  const dashboard = await call(
-    env,
-    'addDashboard',
-    { name: `Dash ${tag}`.trim(), settings: [{ ...setting, board_id: board.id }] },
-    { cookie: team.admin.cookie },
-  );
-  expect(dashboard.status).toBe(200);
-  fixture.dashboardId = dashboard.body.dashboard.id;
   return fixture;
 }
 export type Fixture = Awaited<ReturnType<typeof buildFixture>>;
