@@ -75,6 +75,8 @@ export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
 // Idempotency
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60_000;
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+/** Longer keys are refused, never cut (two keys cut to one would collide). */
+export const IDEMPOTENCY_KEY_MAX = 200;
 
 /** Grid columns of the anonymous boards page (SPEC §9). */
 export function anonymousGridColumns(boardCount: number): number {

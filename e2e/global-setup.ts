@@ -29,6 +29,8 @@ export default async function globalSetup() {
       // Every journey's visitor calls from 127.0.0.1: the anonymous journeys alone come near the
       // production limit of 120 -anon calls a minute per address. The limit has its own server tests.
       ANON_CALLS_PER_MINUTE: '2000',
+      // Likewise every journey signs up from 127.0.0.1 (limit: server/hardening/signup-limit.test.ts).
+      SIGNUPS_PER_ADDRESS_PER_HOUR: '1000',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -10,6 +10,7 @@ import type { Config } from './config.ts';
 import type { Services } from './context.ts';
 import type { Database } from './db/index.ts';
 import { registerErrorHandler } from './http/errors.ts';
+import { registerHealth } from './http/health.ts';
 import { registerCalls } from './http/register.ts';
 import { registerSecurity } from './http/security.ts';
 import { registerWeb } from './http/web.ts';
@@ -66,6 +67,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     mailer: options.mailer ?? createMailer(config, app.log),
     secret: await loadOrCreateSecret(database.db, config.sessionSecret),
   };
+  registerHealth(app, services.db);
   registerCalls(app, services, allHandlers);
   await registerStripeWebhook(app, services);
   // In development Vite serves the app (npm run dev); a stale build must not answer for it.

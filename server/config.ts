@@ -8,6 +8,8 @@ import { ANONYMOUS_KEY_ROTATION_MINUTES_DEFAULT } from '../common/constants.ts';
 import { ANONYMOUS_CALLS_PER_MINUTE } from './http/rateLimit.ts';
 import { projectRoot } from './paths.ts';
 
+export const SIGNUPS_PER_ADDRESS_PER_HOUR_DEFAULT = 10;
+
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
 
@@ -82,6 +84,14 @@ const schema = z.object({
       .min(1, 'must be at least 1')
       .default(ANONYMOUS_CALLS_PER_MINUTE),
   ),
+  SIGNUPS_PER_ADDRESS_PER_HOUR: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .default(SIGNUPS_PER_ADDRESS_PER_HOUR_DEFAULT),
+  ),
   TRUST_PROXY: z.preprocess(
     emptyAsUndefined,
     z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
@@ -110,6 +120,8 @@ export interface Config {
   anonKeyRotationMinutes: number;
   /** Requests per minute per address to the -anon calls. */
   anonymousCallsPerMinute: number;
+  /** Sign-ups per hour from one client address (each mails an address). */
+  signupsPerAddressPerHour: number;
   trustProxy: boolean;
   logLevel: string;
 }
@@ -169,6 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionSecret: e.SESSION_SECRET,
     anonKeyRotationMinutes: e.ANON_KEY_ROTATION_MINUTES,
     anonymousCallsPerMinute: e.ANON_CALLS_PER_MINUTE,
+    signupsPerAddressPerHour: e.SIGNUPS_PER_ADDRESS_PER_HOUR,
     trustProxy: e.TRUST_PROXY === 'true',
     logLevel: e.LOG_LEVEL,
   };

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Access } from '../roles.ts';
+import { refusingNul } from '../text.ts';
 
 export type Method = 'GET' | 'POST' | 'DELETE';
 
@@ -32,7 +33,8 @@ export interface CallDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodTyp
 
 /** Keeps the literal types of a definition (its access level, whether it answers a file). */
 export function defineCall<const D extends CallDef>(def: D): D {
-  return def;
+  // No text field of any call takes a NUL character (issue 10): refused here, once for every call.
+  return { ...def, request: refusingNul(def.request) };
 }
 
 export type RequestOf<C> = C extends CallDef<infer Req, z.ZodType> ? z.input<Req> : never;

@@ -138,9 +138,10 @@ const settingShape = {
   board_id: idOrAll,
   card_id: idOrAll,
   card_item_id: idOrAll,
-  start_number: z.number().int().min(-1).max(730),
+  // How far back depends on the unit: checkPeriod says so with periodTooLongMessage.
+  start_number: z.number().int().min(-1),
   start_duration: z.enum(DURATIONS),
-  end_number: z.number().int().min(-1).max(730),
+  end_number: z.number().int().min(-1),
   end_duration: z.enum(DURATIONS),
   time_division: z.enum(TIME_DIVISIONS),
   type: z.enum(GRAPH_TYPES),

@@ -23,9 +23,17 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
 
 export function openDatabase(config: DatabaseConfig, options: { poolSize?: number } = {}): Database {
   if (config.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: config.url, max: options.poolSize ?? 10 });
+    // A connection that cannot be made in 5 s fails (503) instead of leaving the request waiting.
+    const pool = new pg.Pool({
+      connectionString: config.url,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: 5_000,
+    });
     // A dropped idle connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
+    // Nor must one dropped while in use (database restarted mid-query): the query fails (503), the pool
+    // discards the client on release, and the next request connects afresh.
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }

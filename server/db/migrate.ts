@@ -2,6 +2,7 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { DialectName, UntypedDb } from './dialect.ts';
 import { initial } from './migrations/0001_initial.ts';
 import { anonymousKeys } from './migrations/0004_anonymous_keys.ts';
+import { analytics } from './migrations/0005_analytics.ts';
 import { evaluationsSearch } from './migrations/0003_evaluations.ts';
 
 /** Migrations are code, imported statically so they ship in the build; names sort in order. */
@@ -10,6 +11,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0001_initial': initial(dialect),
     '0003_evaluations': evaluationsSearch(dialect),
     '0004_anonymous_keys': anonymousKeys(dialect),
+    '0005_analytics': analytics(dialect),
   };
 }
 

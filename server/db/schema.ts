@@ -195,6 +195,20 @@ export interface DashboardSettingsTable {
   graph_order: number;
 }
 
+/**
+ * Completed evaluations counted per organisation, board, card and UTC quarter-hour (`slot` =
+ * completed_at / 900000), kept in the transactions that complete and delete evaluations (migration 0005).
+ * board_id 0 / card_id 0: the totals over all boards / all cards.
+ */
+export interface EvaluationCountsTable {
+  org_id: number;
+  board_id: number;
+  card_id: number;
+  slot: number;
+  passed: number;
+  failed: number;
+}
+
 export interface AnonymousKeysTable {
   id: Generated<number>;
   org_id: number;
@@ -237,6 +251,7 @@ export interface DB {
   dashboards: DashboardsTable;
   dashboard_settings: DashboardSettingsTable;
   anonymous_keys: AnonymousKeysTable;
+  evaluation_counts: EvaluationCountsTable;
   idempotency_records: IdempotencyRecordsTable;
   app_settings: AppSettingsTable;
 }

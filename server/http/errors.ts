@@ -1,8 +1,11 @@
 /** The one place where anything thrown becomes an HTTP answer: `{errMsg, errField?}`, never a stack or SQL. */
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { isDatabaseUnavailable } from '../db/errors.ts';
 import { AppError } from '../errors.ts';
 
 const GENERIC = 'Something went wrong. Please try again later.';
+/** SPEC §8's text for a server that does not answer; a call's own message comes first. */
+export const UNAVAILABLE_MESSAGE = 'Unable to get response from server. Please try again later.';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -40,8 +43,18 @@ export function registerErrorHandler(app: FastifyInstance) {
       if (known.errField) body.errField = known.errField;
       return reply.code(known.status).header('Cache-Control', 'no-store').send(body);
     }
+    const callMsg = request.routeOptions.config?.failMsg;
+    if (isDatabaseUnavailable(error)) {
+      // 503, so the client's retry rule (SPEC §7) applies while the database is down or busy.
+      request.log.error({ err: error }, 'database unavailable');
+      return reply
+        .code(503)
+        .header('Cache-Control', 'no-store')
+        .header('Retry-After', '5')
+        .send({ errMsg: callMsg ?? UNAVAILABLE_MESSAGE });
+    }
     request.log.error({ err: error }, 'request failed');
-    const failMsg = request.routeOptions.config?.failMsg ?? GENERIC;
+    const failMsg = callMsg ?? GENERIC;
     return reply.code(500).header('Cache-Control', 'no-store').send({ errMsg: failMsg });
   });
 }

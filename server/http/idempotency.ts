@@ -5,11 +5,11 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CallDef } from '../../common/api/index.ts';
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_TTL_MS } from '../../common/constants.ts';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_TTL_MS } from '../../common/constants.ts';
 import type { Actor } from '../context.ts';
 import type { Db } from '../db/index.ts';
 import { isUniqueViolation } from '../db/errors.ts';
-import { AppError } from '../errors.ts';
+import { AppError, badRequest } from '../errors.ts';
 
 function idempotencyScope(actor: Actor | null): string {
   if (!actor) return 'public';
@@ -79,10 +79,12 @@ export async function runOnce(
 ): Promise<{ replayed: FastifyReply } | { body: string }> {
   const { call, request, reply, actor, raw, now } = options;
   const header = request.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()];
-  const key =
-    call.idempotent !== false && typeof header === 'string' && header.length > 0
-      ? header.slice(0, 200)
-      : null;
+  // Refused, never cut: two long keys cut to one would collide (issue 10).
+  if (typeof header === 'string' && header.length > IDEMPOTENCY_KEY_MAX)
+    throw badRequest(
+      `The ${IDEMPOTENCY_KEY_HEADER} header must be at most ${IDEMPOTENCY_KEY_MAX} characters long.`,
+    );
+  const key = call.idempotent !== false && typeof header === 'string' && header.length > 0 ? header : null;
   const scope = idempotencyScope(actor);
   const hash = requestHash(call, raw);
   if (key) {

@@ -81,7 +81,9 @@ export function registerCalls(
           input = parsed.data;
         }
         const actor = await authenticate(services, call, request, raw, now);
-        if (actor && !actor.paid && !call.whenUnpaid) throw new AppError('PAYMENT_REQUIRED', UNPAID_MESSAGE);
+        // Public calls (sign-in, sign-out, refresh, reset…) never depend on the subscription (DECISIONS.md).
+        if (actor && !actor.paid && call.access !== 'public' && !call.whenUnpaid)
+          throw new AppError('PAYMENT_REQUIRED', UNPAID_MESSAGE);
         if (input === undefined) {
           const parsed = call.request.safeParse(raw);
           if (!parsed.success) throw validationError(parsed.error);

@@ -1,6 +1,7 @@
 /** Every module's handlers, registered from the contract by app.ts. */
 import type { CallName } from '../../common/api/index.ts';
 import { accountHandlers } from './accounts/routes.ts';
+import { analyticsHandlers } from './analytics/routes.ts';
 import { anonymousHandlers } from './anonymous/routes.ts';
 import { billingHandlers } from './billing/routes.ts';
 import { boardHandlers } from './boards/routes.ts';
@@ -18,6 +19,7 @@ export const allHandlers = {
   ...cardHandlers,
   ...evaluationHandlers,
   ...feedbackHandlers,
+  ...analyticsHandlers,
 };
 
 /**

@@ -9,6 +9,7 @@ import type { Role } from '../../common/roles.ts';
 import type { CardItemType } from '../../common/api/entities.ts';
 import { insertSession, SESSION_COOKIE } from '../auth/sessions.ts';
 import { insertUser } from '../modules/shared/users.ts';
+import { countEvaluation } from '../modules/analytics/counts.ts';
 import type { TestEnv } from './harness.ts';
 
 let sequence = 0;
@@ -256,6 +257,20 @@ export async function buildEvaluation(
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  // As the services do: a completed evaluation is counted for analytics.
+  if (completedAt !== null) {
+    await countEvaluation(
+      env.db,
+      {
+        orgId: org.id,
+        boardId: overrides.board.id,
+        cardId: overrides.card.id,
+        completedAt,
+        pass: overrides.pass !== false,
+      },
+      1,
+    );
+  }
   const results = overrides.results ?? [];
   if (results.length) {
     await env.db

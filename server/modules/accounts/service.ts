@@ -6,7 +6,7 @@ import { LOGIN_FAILURES_MAX, LOGIN_FAILURE_WINDOW_MS } from '../../../common/con
 import { nameKey } from '../../../common/validation.ts';
 import { findToken, issueToken, retireTokens, useToken } from '../../auth/oneTimeTokens.ts';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../auth/passwords.ts';
-import { clearEvents, countEvents, recordEvent } from '../../auth/rateLimit.ts';
+import { clearEvents, deleteEvent, takeEvent } from '../../auth/rateLimit.ts';
 import { endUserSessions, startSession } from '../../auth/sessions.ts';
 import type { CallContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -25,12 +25,15 @@ export const messages = {
   badVerifyLink: 'This verification link is not valid or has expired. Sign in to have a new one sent.',
   badResetLink: 'This link is not valid or has expired. Please request a new password reset.',
   tooManyResets: 'Too many password reset requests. Please try again later.',
+  tooManySignups: 'Too many sign-up requests. Please try again later.',
 };
 
 const HOUR = 60 * 60_000;
 const RESETS_PER_ACCOUNT_PER_HOUR = 5;
 const RESETS_PER_ADDRESS_PER_HOUR = 20;
 const VERIFICATIONS_PER_ACCOUNT_PER_HOUR = 5;
+/** Sign-ups (each mails an address): per client address (config) and per email address, like reset. */
+export const SIGNUPS_PER_EMAIL_PER_HOUR = 3;
 
 async function findLiveUser(db: Db, email: string) {
   return db
@@ -53,7 +56,17 @@ async function findLiveUser(db: Db, email: string) {
 }
 
 export async function signup(ctx: CallContext, input: { orgname: string; email: string; password: string }) {
-  const { db, now, config } = ctx;
+  const { db, now, config, request } = ctx;
+  // Counted atomically; a refused or failed sign-up rolls back with its transaction, slots included.
+  const since = now - HOUR;
+  const byAddress = `signup-ip:${request.ip}`;
+  const byEmail = `signup:${emailKey(input.email)}`;
+  if (
+    (await takeEvent(db, ctx.dialect, byAddress, since, now, config.signupsPerAddressPerHour)) === null ||
+    (await takeEvent(db, ctx.dialect, byEmail, since, now, SIGNUPS_PER_EMAIL_PER_HOUR)) === null
+  ) {
+    throw tooManyRequests(messages.tooManySignups);
+  }
   const orgTaken = await db
     .selectFrom('organizations')
     .select('id')
@@ -132,8 +145,10 @@ export async function verifyEmail(ctx: CallContext, token: string) {
 export async function resendVerification(ctx: CallContext, email: string) {
   const { db, now, config } = ctx;
   const bucket = `verify:${emailKey(email)}`;
-  if ((await countEvents(db, bucket, now - HOUR)) >= VERIFICATIONS_PER_ACCOUNT_PER_HOUR) return {};
-  await recordEvent(db, bucket, now);
+  if (
+    (await takeEvent(db, ctx.dialect, bucket, now - HOUR, now, VERIFICATIONS_PER_ACCOUNT_PER_HOUR)) === null
+  )
+    return {};
   const user = await findLiveUser(db, email);
   if (!user || user.email_verified === 1 || !user.password_hash) return {};
   await retireTokens(db, user.id, ['verify'], now);
@@ -147,25 +162,33 @@ export async function login(
   ctx: CallContext,
   input: { username: string; password: string; orgName?: string | undefined },
 ) {
-  const { db, now, config, request, reply } = ctx;
+  const { db, dialect, now, config, request, reply } = ctx;
   const bucket = `login:${emailKey(input.username)}`;
-  if ((await countEvents(db, bucket, now - LOGIN_FAILURE_WINDOW_MS)) >= LOGIN_FAILURES_MAX) {
-    throw tooManyRequests(messages.tooManyFailures);
-  }
+  // The attempt is counted before the password is checked (issue 10): 40 at once cannot all be checked.
+  const attempt = await takeEvent(
+    db,
+    dialect,
+    bucket,
+    now - LOGIN_FAILURE_WINDOW_MS,
+    now,
+    LOGIN_FAILURES_MAX,
+  );
+  if (attempt === null) throw tooManyRequests(messages.tooManyFailures);
   const user = await findLiveUser(db, input.username);
-  const fail = async () => {
-    await recordEvent(db, bucket, now);
-    return new AppError('UNAUTHENTICATED', messages.badCredentials);
-  };
+  // A failure keeps its counted attempt.
+  const fail = () => new AppError('UNAUTHENTICATED', messages.badCredentials);
   if (!user || !user.password_hash) {
     await verifyAgainstDummy(input.password);
-    throw await fail();
+    throw fail();
   }
-  if (!(await verifyPassword(user.password_hash, input.password))) throw await fail();
+  if (!(await verifyPassword(user.password_hash, input.password))) throw fail();
   // /q/{org}/login refuses an account of another organisation with the same message (docs/product-decisions.md).
   if (input.orgName !== undefined && input.orgName !== '' && nameKey(input.orgName) !== user.orgKey)
-    throw await fail();
-  if (user.email_verified !== 1) throw new AppError('FORBIDDEN', messages.unverified);
+    throw fail();
+  if (user.email_verified !== 1) {
+    await deleteEvent(db, attempt);
+    throw new AppError('FORBIDDEN', messages.unverified);
+  }
 
   await clearEvents(db, bucket);
   await startSession(db, config, request, reply, { id: user.id, orgId: user.orgId }, now);
@@ -177,14 +200,14 @@ export async function requestPasswordReset(ctx: CallContext, email: string) {
   const { db, now, config, request } = ctx;
   const accountBucket = `reset:${emailKey(email)}`;
   const addressBucket = `reset-ip:${request.ip}`;
+  // Counted atomically (the refusal rolls the transaction back, slots included).
   if (
-    (await countEvents(db, accountBucket, now - HOUR)) >= RESETS_PER_ACCOUNT_PER_HOUR ||
-    (await countEvents(db, addressBucket, now - HOUR)) >= RESETS_PER_ADDRESS_PER_HOUR
+    (await takeEvent(db, ctx.dialect, accountBucket, now - HOUR, now, RESETS_PER_ACCOUNT_PER_HOUR)) ===
+      null ||
+    (await takeEvent(db, ctx.dialect, addressBucket, now - HOUR, now, RESETS_PER_ADDRESS_PER_HOUR)) === null
   ) {
     throw tooManyRequests(messages.tooManyResets);
   }
-  await recordEvent(db, accountBucket, now);
-  await recordEvent(db, addressBucket, now);
   const user = await findLiveUser(db, email);
   // The same answer whether or not the account exists.
   if (!user) return {};

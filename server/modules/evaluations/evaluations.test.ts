@@ -464,7 +464,7 @@ describeEachDatabase('evaluations', (env) => {
     expect(results).toHaveLength(5);
   });
 
-  it('lets only the evaluation’s evaluator complete it, or an administrator', async () => {
+  it('lets only the evaluation’s evaluator complete it, not even an administrator (issue 10)', async () => {
     const s = await setup(env);
     const colleague = await buildUser(env, s.team.org, { role: 'evaluator' });
     const colleagueCookie = await signIn(env, colleague);
@@ -474,8 +474,12 @@ describeEachDatabase('evaluations', (env) => {
     const byColleague = await complete(env, s, evalID, goodResults(s), colleagueCookie);
     expect(byColleague).toMatchObject({ status: 404, body: { errMsg: messages.evaluationNotFound } });
     expect(await stateOf(env, s.team.org.id)).toEqual(before);
+    // DECISIONS.md: add-results (own evaluation); an administrator may delete it, not finish it.
     const byAdmin = await complete(env, s, evalID, goodResults(s), s.team.admin.cookie);
-    expect(byAdmin).toMatchObject({ status: 200, body: { complete: true } });
+    expect(byAdmin).toMatchObject({ status: 404, body: { errMsg: messages.evaluationNotFound } });
+    expect(await stateOf(env, s.team.org.id)).toEqual(before);
+    const byEvaluator = await complete(env, s, evalID, goodResults(s));
+    expect(byEvaluator).toMatchObject({ status: 200, body: { complete: true } });
     // Once complete it is visible to everyone, so a colleague is told it is not theirs.
     const after = await complete(env, s, evalID, goodResults(s), colleagueCookie);
     expect(after).toMatchObject({ status: 403, body: { errMsg: messages.notYourEvaluation } });

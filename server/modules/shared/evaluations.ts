@@ -13,6 +13,7 @@ import type { Db } from '../../db/index.ts';
 import type { ResultsTable } from '../../db/schema.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import { boardMessages, findLiveBoard } from './boards.ts';
+import { countEvaluation } from '../analytics/counts.ts';
 import { isOwn, mayChange, type Caller } from './caller.ts';
 import { liveCardsOfBoard } from './cards.ts';
 import { searchConditions, type SearchFilter } from './search.ts';
@@ -256,6 +257,9 @@ export async function completeEvaluation(
 ): Promise<{ complete: true }> {
   const evaluation = await findChangeableEvaluation(db, caller, input.evalId);
   if (evaluation.completed_at !== null) throw conflict(messages.alreadyComplete);
+  // Only whoever started it completes it: an Administrator may delete any evaluation, never finish another
+  // member's (issue 10). Open evaluations are hidden from everyone else, so it is answered as not found.
+  if (!isOwn(caller, evaluation, evaluation.started_at)) throw notFound(messages.evaluationNotFound);
   const items = await db
     .selectFrom('card_items')
     .select(['id', 'type', 'content', 'na', 'position'])
@@ -282,6 +286,12 @@ export async function completeEvaluation(
       .values(rows.map((row) => ({ ...row, org_id: caller.orgId, evaluation_id: evaluation.id })))
       .execute();
   }
+  // Last, so the analytics totals' rows are locked only until the commit that follows.
+  await countEvaluation(
+    db,
+    { orgId: caller.orgId, boardId: evaluation.board_id, cardId: evaluation.card_id, completedAt: now, pass },
+    1,
+  );
   return { complete: true };
 }
 
@@ -298,11 +308,26 @@ export async function deleteEvaluation(db: Db, caller: Caller, evalId: number): 
     .where('org_id', '=', caller.orgId)
     .where('evaluation_id', '=', evaluation.id)
     .execute();
-  await db
+  const deleted = await db
     .deleteFrom('evaluations')
     .where('org_id', '=', caller.orgId)
     .where('id', '=', evaluation.id)
-    .execute();
+    .returning(['completed_at', 'pass'])
+    .executeTakeFirst();
+  // What was deleted (not what was read before): of two deletions racing, only the one that deleted counts.
+  if (deleted && deleted.completed_at !== null) {
+    await countEvaluation(
+      db,
+      {
+        orgId: caller.orgId,
+        boardId: evaluation.board_id,
+        cardId: evaluation.card_id,
+        completedAt: deleted.completed_at,
+        pass: deleted.pass === 1,
+      },
+      -1,
+    );
+  }
   return { evalID: evaluation.id };
 }
 

@@ -1,0 +1,397 @@
+/**
+ * get-report: one graph's figures, computed by the database (docs/decisions/0420, 0421).
+ *
+ * Whole evaluations are counted from evaluation_counts (per organisation, board, card and UTC quarter-hour);
+ * one item's answers from the results of the card's evaluations, through the evaluations' card-and-time
+ * indexes. Either way the database sums by bucket: the caller's local days, weeks, months, quarters or years
+ * are turned into quarter-hour edges here, and the query groups by them (PostgreSQL: width_bucket over the
+ * edges; SQLite: a join with the buckets, each a range of the index). Nothing is summed in JavaScript.
+ */
+import { sql, type RawBuilder } from 'kysely';
+import {
+  PERIOD_LIMITS,
+  periodTooLongMessage,
+  type DashboardSettingInput,
+  type REPORT_MODES,
+} from '../../../common/api/entities.ts';
+import type { CallContext, UserActor } from '../../context.ts';
+import type { Db } from '../../db/index.ts';
+import { badRequest, notFound } from '../../errors.ts';
+import { bucketsOf, countedRange, periodPoint, SLOT_MS, zoneOf, type Bucket } from './buckets.ts';
+import { messages as dashboardMessages } from './service.ts';
+
+type Ctx = CallContext<UserActor>;
+type Mode = (typeof REPORT_MODES)[number];
+
+export const messages = {
+  ...dashboardMessages,
+  unknownZone: (zone: string) => `Unknown time zone: ${zone}.`,
+  periodBackwards: 'The period must start before it ends.',
+};
+
+export interface ReportRow {
+  label: string;
+  start: string | null;
+  id: number | null;
+  passed: number;
+  failed: number;
+  na: number;
+  passRate: number | null;
+}
+
+export interface Report {
+  mode: Mode;
+  measure: 'evaluations' | 'items';
+  from: string;
+  to: string;
+  rows: ReportRow[];
+}
+
+interface Counts {
+  passed: number;
+  failed: number;
+  na: number;
+}
+
+const ZERO: Counts = { passed: 0, failed: 0, na: 0 };
+
+function row(label: string, start: number | null, id: number | null, counts: Counts): ReportRow {
+  const decided = counts.passed + counts.failed;
+  return {
+    label,
+    start: start === null ? null : new Date(start).toISOString(),
+    id,
+    passed: counts.passed,
+    failed: counts.failed,
+    na: counts.na,
+    passRate: decided === 0 ? null : counts.passed / decided,
+  };
+}
+
+/** A Custom Interval compares the items of a card (a chosen item names its card), else the cards of a board, else the boards. */
+export function modeOf(
+  setting: Pick<DashboardSettingInput, 'time_division' | 'board_id' | 'card_id' | 'card_item_id'>,
+): Mode {
+  if (setting.time_division !== 'Custom Interval') return 'TimeSeries';
+  if (setting.card_id !== -1 || setting.card_item_id !== -1) return 'CustomIntervalItems';
+  if (setting.board_id !== -1) return 'CustomIntervalCards';
+  return 'CustomIntervalBoards';
+}
+
+/** Item content is HTML; a graph names it by its text. */
+export function plainText(html: string): string {
+  const text = html
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+}
+
+const num = (value: unknown) => Number(value ?? 0);
+
+// ---------------------------------------------------------------------------------------------------------
+// Summing by bucket
+
+/** What is measured, as conditions on evaluation_counts or on evaluations. */
+interface Scope {
+  orgId: number;
+  boardId: number;
+  cardId: number;
+}
+
+/** evaluation_counts rows of a scope: the totals rows for "all", the detail rows for one card. */
+function countsScope({ orgId, boardId, cardId }: Scope): RawBuilder<unknown> {
+  const board =
+    boardId === -1
+      ? cardId === -1
+        ? sql`c.board_id = 0`
+        : sql`c.board_id <> 0`
+      : sql`c.board_id = ${boardId}`;
+  const card = cardId === -1 ? sql`c.card_id = 0` : sql`c.card_id = ${cardId}`;
+  return sql`c.org_id = ${orgId} and ${board} and ${card}`;
+}
+
+function evaluationsScope({ orgId, boardId, cardId }: Scope): RawBuilder<unknown> {
+  const board = boardId === -1 ? sql`` : sql` and e.board_id = ${boardId}`;
+  return sql`e.org_id = ${orgId} and e.card_id = ${cardId}${board}`;
+}
+
+const itemSums = sql`sum(case when r.na = 0 and r.pass = 1 then 1 else 0 end) as passed,
+  sum(case when r.na = 0 and r.pass = 0 then 1 else 0 end) as failed,
+  sum(case when r.na = 1 then 1 else 0 end) as na`;
+
+/**
+ * Sums per bucket. `source` is the FROM clause's measured table (aliased), `time` its time column, `scale`
+ * the milliseconds of one unit of it, `sums` the select list of sums and `where` its conditions.
+ */
+async function sumByBucket(
+  db: Db,
+  dialect: 'sqlite' | 'postgres',
+  buckets: Bucket[],
+  query: {
+    source: RawBuilder<unknown>;
+    time: RawBuilder<unknown>;
+    scale: number;
+    sums: RawBuilder<unknown>;
+    where: RawBuilder<unknown>;
+  },
+): Promise<Counts[]> {
+  const counts = buckets.map(() => ({ ...ZERO }));
+  if (!buckets.length) return counts;
+  const edges = buckets.map((b) => b.lo / query.scale);
+  const lo = edges[0]!;
+  const hi = buckets.at(-1)!.hi / query.scale;
+  let rows: { i: unknown; passed: unknown; failed: unknown; na?: unknown }[];
+  if (dialect === 'postgres') {
+    // width_bucket(x, edges) is the number of edges <= x: 1 for the first bucket.
+    const result = await sql<{ i: unknown; passed: unknown; failed: unknown; na?: unknown }>`
+      select width_bucket(${query.time}, cast(${edges} as bigint[])) - 1 as i, ${query.sums}
+      from ${query.source}
+      where ${query.where} and ${query.time} >= ${lo} and ${query.time} < ${hi}
+      group by 1`.execute(db);
+    rows = result.rows;
+  } else {
+    // The buckets drive the join (CROSS JOIN keeps them outside): each one is a range of the index.
+    const values = sql.join(
+      buckets.map(
+        (b, i) => sql`(${sql.lit(i)}, ${sql.lit(b.lo / query.scale)}, ${sql.lit(b.hi / query.scale)})`,
+      ),
+    );
+    const result = await sql<{ i: unknown; passed: unknown; failed: unknown; na?: unknown }>`
+      with b(i, lo, hi) as (values ${values})
+      select b.i as i, ${query.sums}
+      from b cross join ${query.source}
+      where ${query.where} and ${query.time} >= b.lo and ${query.time} < b.hi
+      group by b.i`.execute(db);
+    rows = result.rows;
+  }
+  for (const r of rows) {
+    const target = counts[num(r.i)];
+    if (target) {
+      target.passed = num(r.passed);
+      target.failed = num(r.failed);
+      target.na = num(r.na);
+    }
+  }
+  return counts;
+}
+
+function evaluationsByBucket(ctx: Ctx, scope: Scope, buckets: Bucket[]) {
+  return sumByBucket(ctx.db, ctx.dialect, buckets, {
+    source: sql`evaluation_counts c`,
+    time: sql`c.slot`,
+    scale: SLOT_MS,
+    sums: sql`sum(c.passed) as passed, sum(c.failed) as failed`,
+    where: countsScope(scope),
+  });
+}
+
+function itemByBucket(ctx: Ctx, scope: Scope, itemId: number, buckets: Bucket[]) {
+  return sumByBucket(ctx.db, ctx.dialect, buckets, {
+    source: sql`evaluations e join results r on r.evaluation_id = e.id`,
+    time: sql`e.completed_at`,
+    scale: 1,
+    sums: itemSums,
+    where: sql`${evaluationsScope(scope)} and r.org_id = ${scope.orgId} and r.item_id = ${itemId}`,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// One row per board, card or item
+
+async function byEntity(
+  db: Db,
+  text: RawBuilder<{ id: unknown; passed: unknown; failed: unknown; na?: unknown }>,
+): Promise<Map<number, Counts>> {
+  const result = await text.execute(db);
+  return new Map(
+    result.rows.map((r) => [num(r.id), { passed: num(r.passed), failed: num(r.failed), na: num(r.na) }]),
+  );
+}
+
+interface Named {
+  id: number;
+  label: string;
+  live: boolean;
+}
+
+/** Every live entity (zeros included), then the deleted ones that have figures in the period. */
+function entityRows(entities: Named[], counts: Map<number, Counts>): ReportRow[] {
+  return entities
+    .filter((e) => e.live || counts.has(e.id))
+    .map((e) => row(e.label, null, e.id, counts.get(e.id) ?? ZERO));
+}
+
+async function boardRows(ctx: Ctx, lo: number, hi: number): Promise<ReportRow[]> {
+  const orgId = ctx.actor.orgId;
+  const boards = await ctx.db
+    .selectFrom('boards')
+    .select(['id', 'name', 'deleted_at'])
+    .where('org_id', '=', orgId)
+    .orderBy('name_key')
+    .orderBy('id')
+    .execute();
+  if (!boards.length) return [];
+  // One range of the primary key per board.
+  const counts = await byEntity(
+    ctx.db,
+    sql`select c.board_id as id, sum(c.passed) as passed, sum(c.failed) as failed
+      from evaluation_counts c
+      where c.org_id = ${orgId} and c.board_id in (${sql.join(boards.map((b) => b.id))}) and c.card_id = 0
+        and c.slot >= ${lo / SLOT_MS} and c.slot < ${hi / SLOT_MS}
+      group by c.board_id`,
+  );
+  return entityRows(
+    boards.map((b) => ({ id: b.id, label: b.name, live: b.deleted_at === null })),
+    counts,
+  );
+}
+
+async function cardRows(ctx: Ctx, boardId: number, lo: number, hi: number): Promise<ReportRow[]> {
+  const orgId = ctx.actor.orgId;
+  const counts = await byEntity(
+    ctx.db,
+    sql`select c.card_id as id, sum(c.passed) as passed, sum(c.failed) as failed
+      from evaluation_counts c
+      where c.org_id = ${orgId} and c.board_id = ${boardId} and c.card_id <> 0
+        and c.slot >= ${lo / SLOT_MS} and c.slot < ${hi / SLOT_MS}
+      group by c.card_id`,
+  );
+  // The board's cards now, and the cards it has figures of in the period.
+  const onBoard = await ctx.db
+    .selectFrom('board_cards')
+    .select('card_id')
+    .where('org_id', '=', orgId)
+    .where('board_id', '=', boardId)
+    .execute();
+  const ids = [...new Set([...onBoard.map((r) => r.card_id), ...counts.keys()])];
+  if (!ids.length) return [];
+  const cards = await ctx.db
+    .selectFrom('cards')
+    .select(['id', 'name', 'deleted_at'])
+    .where('org_id', '=', orgId)
+    .where('id', 'in', ids)
+    .orderBy('name_key')
+    .orderBy('id')
+    .execute();
+  const live = new Set(onBoard.map((r) => r.card_id));
+  return entityRows(
+    cards.map((c) => ({ id: c.id, label: c.name, live: c.deleted_at === null && live.has(c.id) })),
+    counts,
+  );
+}
+
+async function itemRows(
+  ctx: Ctx,
+  scope: Scope,
+  itemId: number,
+  lo: number,
+  hi: number,
+): Promise<ReportRow[]> {
+  const orgId = ctx.actor.orgId;
+  const onlyItem = itemId === -1 ? sql`` : sql` and r.item_id = ${itemId}`;
+  const counts = await byEntity(
+    ctx.db,
+    sql`select r.item_id as id, ${itemSums}
+      from evaluations e join results r on r.evaluation_id = e.id
+      where ${evaluationsScope(scope)} and e.completed_at >= ${lo} and e.completed_at < ${hi}
+        and r.org_id = ${orgId} and r.item_type = 'pass_fail'${onlyItem}
+      group by r.item_id`,
+  );
+  const items = await ctx.db
+    .selectFrom('card_items')
+    .select(['id', 'content', 'is_deleted', 'type'])
+    .where('org_id', '=', orgId)
+    .where('card_id', '=', scope.cardId)
+    .$if(itemId !== -1, (qb) => qb.where('id', '=', itemId))
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+  return entityRows(
+    items
+      .filter((i) => i.type === 'pass_fail' || counts.has(i.id))
+      .map((i) => ({ id: i.id, label: plainText(i.content), live: i.is_deleted === 0 })),
+    counts,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The call
+
+/** The setting's board, card and item belong to the organisation (deleted ones count); answers the card. */
+async function checkTargets(ctx: Ctx, setting: DashboardSettingInput): Promise<number> {
+  const orgId = ctx.actor.orgId;
+  if (setting.board_id !== -1) {
+    const board = await ctx.db
+      .selectFrom('boards')
+      .select('id')
+      .where('org_id', '=', orgId)
+      .where('id', '=', setting.board_id)
+      .executeTakeFirst();
+    if (!board) throw notFound(messages.boardNotFound);
+  }
+  if (setting.card_id !== -1) {
+    const card = await ctx.db
+      .selectFrom('cards')
+      .select('id')
+      .where('org_id', '=', orgId)
+      .where('id', '=', setting.card_id)
+      .executeTakeFirst();
+    if (!card) throw notFound(messages.cardNotFound);
+  }
+  if (setting.card_item_id === -1) return setting.card_id;
+  const item = await ctx.db
+    .selectFrom('card_items')
+    .select(['id', 'card_id'])
+    .where('org_id', '=', orgId)
+    .where('id', '=', setting.card_item_id)
+    .executeTakeFirst();
+  if (!item) throw notFound(messages.itemNotFound);
+  if (setting.card_id !== -1 && item.card_id !== setting.card_id)
+    throw badRequest(messages.itemNotOnCard, 'card_item_id');
+  return item.card_id;
+}
+
+export async function getReport(ctx: Ctx, setting: DashboardSettingInput, timeZone: string): Promise<Report> {
+  const zone = zoneOf(timeZone);
+  if (!zone) throw badRequest(messages.unknownZone(timeZone), 'timeZone');
+  const mode = modeOf(setting);
+  const from = periodPoint(zone, ctx.now, setting.start_number, setting.start_duration, false);
+  const to = periodPoint(zone, ctx.now, setting.end_number, setting.end_duration, true);
+  if (to <= from) throw badRequest(messages.periodBackwards, 'end_number');
+  const cardId = await checkTargets(ctx, setting);
+  const scope: Scope = { orgId: ctx.actor.orgId, boardId: setting.board_id, cardId };
+  const itemId = setting.card_item_id;
+  const measure = itemId !== -1 || mode === 'CustomIntervalItems' ? 'items' : 'evaluations';
+  const period = {
+    mode,
+    measure,
+    from: new Date(from).toISOString(),
+    to: new Date(to).toISOString(),
+  } as const;
+
+  if (setting.time_division === 'Custom Interval') {
+    const { lo, hi } = countedRange(from, to);
+    let rows: ReportRow[];
+    if (mode === 'CustomIntervalItems') rows = await itemRows(ctx, scope, itemId, lo, hi);
+    else if (mode === 'CustomIntervalCards') rows = await cardRows(ctx, setting.board_id, lo, hi);
+    else rows = await boardRows(ctx, lo, hi);
+    return { ...period, rows };
+  }
+
+  const division = setting.time_division;
+  // The period may reach back as far as the division's limit, plus the current, partial unit.
+  const buckets = bucketsOf(zone, division, from, to, PERIOD_LIMITS[division] + 1);
+  if (!buckets) throw badRequest(periodTooLongMessage(division), 'start_number');
+  const counts =
+    measure === 'items'
+      ? await itemByBucket(ctx, scope, itemId, buckets)
+      : await evaluationsByBucket(ctx, scope, buckets);
+  return { ...period, rows: buckets.map((b, i) => row(b.label, b.start, null, counts[i]!)) };
+}
