@@ -1,5 +1,5 @@
-import { sql, type Kysely } from 'kysely';
-import { ref, type DialectName } from '../dialect.ts';
+import { sql } from 'kysely';
+import { ref, type DialectName, type UntypedDb } from '../dialect.ts';
 
 /** A quarter of an hour: every IANA offset in use is a multiple of it (docs/decisions/0421). */
 export const SLOT_MS = 15 * 60_000;
@@ -32,7 +32,7 @@ export const BACKFILL_EVALUATION_COUNTS = [
  */
 export function analytics(dialect: DialectName) {
   return {
-    async up(db: Kysely<any>) {
+    async up(db: UntypedDb) {
       await db.schema
         .createTable('evaluation_counts')
         .addColumn('org_id', 'bigint', (c) => ref('organizations')(c).notNull())
