@@ -65,7 +65,8 @@ const plan: SeedPlan = {
   now: Date.now(),
 };
 const planKey = JSON.stringify({
-  v: 1,
+  // 2: evaluation_counts filled (issue 9).
+  v: 2,
   evaluations: EVALUATIONS,
   other: OTHER_EVALUATIONS,
   evaluators: plan.evaluators,

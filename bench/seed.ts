@@ -11,6 +11,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { DialectName } from '../server/db/dialect.ts';
 import { nameKey } from '../common/validation.ts';
+import { BACKFILL_EVALUATION_COUNTS } from '../server/db/migrations/0005_analytics.ts';
 
 export interface SeedPlan {
   evaluations: number;
@@ -408,6 +409,11 @@ export async function seed(bulk: Bulk, plan: SeedPlan, log: (line: string) => vo
         `  results of ${done.toLocaleString('en')} evaluations (${((Date.now() - resultsBegun) / 1000).toFixed(0)} s)`,
       );
   }
+
+  // The analytics counts, as the migration fills them for evaluations written before it.
+  const countsBegun = Date.now();
+  for (const statement of BACKFILL_EVALUATION_COUNTS) await bulk.run(statement);
+  log(`  evaluation_counts (${((Date.now() - countsBegun) / 1000).toFixed(0)} s)`);
 
   if (bulk.dialect === 'postgres') {
     for (const table of ['organizations', 'users', 'boards', 'cards', 'card_items', 'evaluations']) {

@@ -11,6 +11,7 @@ import type { Services } from './context.ts';
 import type { Database } from './db/index.ts';
 import { registerErrorHandler } from './http/errors.ts';
 import { registerHealth } from './http/health.ts';
+import { redactUrl } from './http/logUrls.ts';
 import { registerCalls } from './http/register.ts';
 import { registerSecurity } from './http/security.ts';
 import { registerWeb } from './http/web.ts';
@@ -39,8 +40,25 @@ export interface App {
 
 export async function buildApp(options: BuildOptions): Promise<App> {
   const { config, database } = options;
+  // The request log never carries the secrets some page URLs hold (anonymous keys, one-time tokens).
+  const serializers = {
+    req: (request: { method: string; url: string; hostname?: string; ip?: string }) => ({
+      method: request.method,
+      url: redactUrl(request.url),
+      host: request.hostname,
+      remoteAddress: request.ip,
+    }),
+  };
+  const logger =
+    options.logger === false
+      ? false
+      : {
+          level: config.logLevel,
+          ...(typeof options.logger === 'object' ? options.logger : {}),
+          serializers,
+        };
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger,
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();

@@ -86,8 +86,9 @@ export const deleteDashboard = defineCall({
  * Our addition (docs/product-decisions.md "Analytics"): one graph's figures, computed by the database in the caller's
  * IANA time zone. The mode follows from the setting: a time division other than Custom Interval is a
  * TimeSeries (one row per local day, week from Monday, month, quarter or year, empty ones included);
- * Custom Interval gives one row per item of the chosen card (CustomIntervalItems), else per card of the
- * chosen board (CustomIntervalCards), else per board (CustomIntervalBoards), over the whole period.
+ * Custom Interval gives one row per item of the chosen card (CustomIntervalItems; a chosen item names its
+ * card), else per card of the chosen board (CustomIntervalCards), else per board (CustomIntervalBoards),
+ * over the whole period. Period, buckets and errors: docs/decisions/0421.
  * `measure` says what is counted: whole evaluations (passed/failed; na is 0), or one item's answers
  * (pass/fail/N/A) when the setting names an item or the mode is CustomIntervalItems.
  */

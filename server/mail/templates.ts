@@ -56,3 +56,34 @@ export function invitationMail(to: string, orgName: string, invitedBy: string, u
     ['This link works once and expires in 7 days.'],
   );
 }
+
+/** To a registered address someone used to sign up (issue 10): the answer to the sign-up reveals nothing. */
+export function signupAttemptMail(to: string, loginUrl: string): Mail {
+  return mail(
+    to,
+    'Someone tried to sign up to Checkboard with your address',
+    [
+      'Someone tried to create a new Checkboard organisation with this email address, which already has an account.',
+      'If it was you, sign in to your organisation instead; if you forgot your password, choose "Forgot password" on the sign-in page.',
+    ],
+    { url: loginUrl, label: 'Sign in' },
+    ['If it was not you, you can ignore this email: nothing was changed.'],
+  );
+}
+
+/**
+ * To a registered address an administrator of another organisation tried to add (issue 10): their answer
+ * reveals nothing, and no invitation (which would set a password) is sent.
+ */
+export function addAttemptMail(to: string, orgName: string, invitedBy: string, loginUrl: string): Mail {
+  return mail(
+    to,
+    `Someone tried to add you to ${orgName} on Checkboard`,
+    [
+      `${invitedBy} tried to add this email address to ${orgName} on Checkboard, but it already belongs to a Checkboard account, and an address can belong to one organisation only.`,
+      `If you should join ${orgName}, ask them to add another address of yours. Your own account is unchanged.`,
+    ],
+    { url: loginUrl, label: 'Sign in to your account' },
+    ['If you do not know them, you can ignore this email.'],
+  );
+}

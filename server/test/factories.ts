@@ -9,7 +9,7 @@ import type { Role } from '../../common/roles.ts';
 import type { CardItemType } from '../../common/api/entities.ts';
 import { insertSession, SESSION_COOKIE } from '../auth/sessions.ts';
 import { insertUser } from '../modules/shared/users.ts';
-import { countEvaluation } from '../modules/shared/counts.ts';
+import { countEvaluation } from '../modules/shared/evaluationCounts.ts';
 import type { TestEnv } from './harness.ts';
 
 let sequence = 0;

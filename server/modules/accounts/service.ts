@@ -12,13 +12,14 @@ import type { CallContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Db } from '../../db/index.ts';
 import { AppError, badRequest, conflict, tooManyRequests } from '../../errors.ts';
-import { passwordResetMail, verificationMail } from '../../mail/templates.ts';
+import { passwordResetMail, signupAttemptMail, verificationMail } from '../../mail/templates.ts';
 import { orgPath } from '../shared/urls.ts';
 import { emailKey, insertUser } from '../shared/users.ts';
 
 export const messages = {
   orgExists: 'An organisation with this name already exists.',
-  emailExists: 'An account with this email address already exists.',
+  /** SPEC §8's sign-up fallback: what a sign-up racing another with the same address is told. */
+  tryAgain: 'There was an error with your request. Please try again.',
   badCredentials: 'Incorrect email or password.',
   tooManyFailures: 'Too many failed sign-in attempts. Please wait 15 minutes and try again.',
   unverified: 'Please verify your email address before signing in. We sent you a link when you signed up.',
@@ -73,9 +74,15 @@ export async function signup(ctx: CallContext, input: { orgname: string; email: 
     .where('name_key', '=', nameKey(input.orgname))
     .executeTakeFirst();
   if (orgTaken) throw conflict(messages.orgExists, 'orgname');
-  if (await findLiveUser(db, input.email)) throw conflict(messages.emailExists, 'email');
-
+  // Hashed either way, so a registered address does not answer faster.
   const passwordHash = await hashPassword(input.password);
+  const registered = await findLiveUser(db, input.email);
+  if (registered) {
+    // The same answer as a new sign-up (issue 10); the address's owner is told instead.
+    const link = `${config.appUrl}${orgPath(registered.orgName, 'login')}`;
+    ctx.afterCommit(() => ctx.mailer.send(signupAttemptMail(registered.email, link)));
+    return { email: input.email };
+  }
   let orgId: number;
   let userId: number;
   try {
@@ -102,8 +109,9 @@ export async function signup(ctx: CallContext, input: { orgname: string; email: 
   } catch (error) {
     // Another sign-up took the name or the address between the checks and the insert.
     if (isUniqueViolation(error)) {
+      // Which one is not said for the address (issue 10): a retry gets the registered-address answer.
       throw String((error as Error).message).includes('email')
-        ? conflict(messages.emailExists, 'email')
+        ? conflict(messages.tryAgain)
         : conflict(messages.orgExists, 'orgname');
     }
     throw error;

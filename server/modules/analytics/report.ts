@@ -369,6 +369,8 @@ export async function getReport(ctx: Ctx, setting: DashboardSettingInput, timeZo
   const scope: Scope = { orgId: ctx.actor.orgId, boardId: setting.board_id, cardId };
   const itemId = setting.card_item_id;
   const measure = itemId !== -1 || mode === 'CustomIntervalItems' ? 'items' : 'evaluations';
+  // "Now" includes what completed in its very millisecond.
+  const until = setting.end_number === -1 ? to + 1 : to;
   const period = {
     mode,
     measure,
@@ -377,7 +379,7 @@ export async function getReport(ctx: Ctx, setting: DashboardSettingInput, timeZo
   } as const;
 
   if (setting.time_division === 'Custom Interval') {
-    const { lo, hi } = countedRange(from, to);
+    const { lo, hi } = countedRange(from, until);
     let rows: ReportRow[];
     if (mode === 'CustomIntervalItems') rows = await itemRows(ctx, scope, itemId, lo, hi);
     else if (mode === 'CustomIntervalCards') rows = await cardRows(ctx, setting.board_id, lo, hi);
@@ -387,7 +389,7 @@ export async function getReport(ctx: Ctx, setting: DashboardSettingInput, timeZo
 
   const division = setting.time_division;
   // The period may reach back as far as the division's limit, plus the current, partial unit.
-  const buckets = bucketsOf(zone, division, from, to, PERIOD_LIMITS[division] + 1);
+  const buckets = bucketsOf(zone, division, from, until, PERIOD_LIMITS[division] + 1);
   if (!buckets) throw badRequest(periodTooLongMessage(division), 'start_number');
   const counts =
     measure === 'items'

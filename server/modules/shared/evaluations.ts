@@ -13,7 +13,7 @@ import type { Db } from '../../db/index.ts';
 import type { ResultsTable } from '../../db/schema.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import { boardMessages, findLiveBoard } from './boards.ts';
-import { countEvaluation } from './counts.ts';
+import { countEvaluation } from './evaluationCounts.ts';
 import { isOwn, mayChange, type Caller } from './caller.ts';
 import { liveCardsOfBoard } from './cards.ts';
 import { searchConditions, type SearchFilter } from './search.ts';

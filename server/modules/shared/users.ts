@@ -7,7 +7,15 @@ export const emailKey = (email: string) => email.trim().toLowerCase();
 
 export async function insertUser(
   db: Db,
-  user: { orgId: number; email: string; passwordHash: string | null; role: Role; verified: boolean },
+  user: {
+    orgId: number;
+    email: string;
+    /** Normally derived from the email; add-user passes a held key (users/service.ts claimEmail). */
+    emailKey?: string;
+    passwordHash: string | null;
+    role: Role;
+    verified: boolean;
+  },
   now: number,
 ): Promise<number> {
   const row = await db
@@ -15,7 +23,7 @@ export async function insertUser(
     .values({
       org_id: user.orgId,
       email: user.email,
-      email_key: emailKey(user.email),
+      email_key: user.emailKey ?? emailKey(user.email),
       password_hash: user.passwordHash,
       role: user.role,
       email_verified: user.verified ? 1 : 0,

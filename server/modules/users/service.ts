@@ -2,6 +2,7 @@
  * Users of an organisation (admins): list, invite, edit, remove. Only an Owner grants or removes Owner,
  * and the last Owner can be neither removed nor demoted (docs/product-decisions.md).
  */
+import { sql } from 'kysely';
 import type { User } from '../../../common/api/entities.ts';
 import { roleOf, type Role } from '../../../common/roles.ts';
 import { issueToken, retireTokens } from '../../auth/oneTimeTokens.ts';
@@ -10,7 +11,7 @@ import type { CallContext, UserActor } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Db } from '../../db/index.ts';
 import { conflict, forbidden, notFound } from '../../errors.ts';
-import { invitationMail, verificationMail } from '../../mail/templates.ts';
+import { addAttemptMail, invitationMail, verificationMail } from '../../mail/templates.ts';
 import { orgPath } from '../shared/urls.ts';
 import { emailKey, insertUser } from '../shared/users.ts';
 
@@ -56,15 +57,30 @@ async function ownerIds(ctx: Ctx): Promise<number[]> {
   return rows.map((r) => r.id);
 }
 
-async function ensureEmailFree(db: Db, email: string, exceptId?: number) {
+/**
+ * The email key a user of this organisation gets for an address. Taken in this organisation: refused (its
+ * admins see its users anyway). Taken in another organisation: not said (issue 10) — the row is kept under a
+ * "held" key that no sign-in, reset or other lookup ever matches (an email has no ':'), the answer is the
+ * same as for a new address, and the address's owner is mailed a notice instead of an invitation.
+ */
+async function claimEmail(db: Db, orgId: number, email: string, exceptId?: number) {
+  const key = emailKey(email);
+  const held = `held:${orgId}:${key}`;
   const taken = await db
     .selectFrom('users')
-    .select('id')
-    .where('email_key', '=', emailKey(email))
+    .select(['id', 'org_id'])
+    .where('email_key', 'in', [key, held])
     .where('deleted_at', 'is', null)
     .$if(exceptId !== undefined, (qb) => qb.where('id', '!=', exceptId!))
-    .executeTakeFirst();
-  if (taken) throw conflict(messages.emailExists, 'email');
+    .execute();
+  if (taken.some((row) => row.org_id === orgId)) throw conflict(messages.emailExists, 'email');
+  return taken.length ? { key: held, elsewhere: true } : { key, elsewhere: false };
+}
+
+function mailAddAttempt(ctx: Ctx, email: string) {
+  const { actor, config } = ctx;
+  const mail = addAttemptMail(email, actor.orgName, actor.email, `${config.appUrl}/login`);
+  ctx.afterCommit(() => ctx.mailer.send(mail));
 }
 
 export async function listUsers(ctx: Ctx): Promise<User[]> {
@@ -73,7 +89,9 @@ export async function listUsers(ctx: Ctx): Promise<User[]> {
     .select(userColumns)
     .where('org_id', '=', ctx.actor.orgId)
     .where('deleted_at', 'is', null)
-    .orderBy('email_key')
+    // By address as typed, lower-cased: a held key (claimEmail) must not stand out by its place.
+    .orderBy(sql`lower(email)`)
+    .orderBy('id')
     .execute();
   return rows.map(present);
 }
@@ -82,17 +100,28 @@ export async function addUser(ctx: Ctx, input: { email: string } & Flags): Promi
   const { db, now, actor, config } = ctx;
   const role = roleOf(input);
   if (role === 'owner' && actor.role !== 'owner') throw forbidden(messages.ownerOnly);
-  await ensureEmailFree(db, input.email);
+  const claimed = await claimEmail(db, actor.orgId, input.email);
   let id: number;
   try {
     id = await insertUser(
       db,
-      { orgId: actor.orgId, email: input.email, passwordHash: null, role, verified: false },
+      {
+        orgId: actor.orgId,
+        email: input.email,
+        emailKey: claimed.key,
+        passwordHash: null,
+        role,
+        verified: false,
+      },
       now,
     );
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(messages.emailExists, 'email');
     throw error;
+  }
+  if (claimed.elsewhere) {
+    mailAddAttempt(ctx, input.email);
+    return { id, email: input.email, role, emailVerified: false };
   }
   const token = await issueToken(db, { id, orgId: actor.orgId }, 'invite', now);
   const link = `${config.appUrl}${orgPath(actor.orgName, `reset-password/${encodeURIComponent(token)}`)}?invite=1`;
@@ -111,15 +140,14 @@ export async function editUser(ctx: Ctx, input: { id: number; email: string } & 
     if (owners.length <= 1) throw conflict(messages.lastOwnerDemoted);
   }
   const emailChanged = emailKey(input.email) !== emailKey(user.email);
-  if (emailChanged) await ensureEmailFree(db, input.email, user.id);
+  const claimed = emailChanged ? await claimEmail(db, actor.orgId, input.email, user.id) : null;
   try {
     await db
       .updateTable('users')
       .set({
         role,
         email: input.email,
-        email_key: emailKey(input.email),
-        ...(emailChanged ? { email_verified: 0 as const } : {}),
+        ...(claimed ? { email_key: claimed.key, email_verified: 0 as const } : {}),
         updated_at: now,
       })
       .where('org_id', '=', actor.orgId)
@@ -129,7 +157,12 @@ export async function editUser(ctx: Ctx, input: { id: number; email: string } & 
     if (isUniqueViolation(error)) throw conflict(messages.emailExists, 'email');
     throw error;
   }
-  if (emailChanged) {
+  if (claimed?.elsewhere) {
+    // Held, never verifiable: the address's owner is told instead, and the user's sessions end.
+    await retireTokens(db, user.id, ['verify', 'reset', 'invite'], now);
+    await endUserSessions(db, actor.orgId, user.id);
+    mailAddAttempt(ctx, input.email);
+  } else if (emailChanged) {
     // A new address must be confirmed by its owner before it signs in.
     await retireTokens(db, user.id, ['verify'], now);
     const token = await issueToken(db, { id: user.id, orgId: actor.orgId }, 'verify', now);

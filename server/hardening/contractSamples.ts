@@ -1,0 +1,234 @@
+/**
+ * A valid request of every call of the contract, aimed at one organisation's objects, and the fixture
+ * organisation they aim at (built through the API: cards, boards with anonymous keys, completed and open
+ * evaluations, feedback, an anonymous evaluation). Shared by the authorization matrix and the fuzzing
+ * suite, so a call added to the contract must get a sample here (the type requires one per call).
+ */
+import { expect } from 'vitest';
+import type { Api, CallName, RequestOf } from '../../common/api/index.ts';
+import { buildBoard, buildCard, buildTeam, unique } from '../test/factories.ts';
+import { call, type TestEnv } from '../test/harness.ts';
+
+export const MARKER = 'Zqxmarker';
+
+const setting = {
+  board_id: -1,
+  card_id: -1,
+  card_item_id: -1,
+  start_number: 7,
+  start_duration: 'Days',
+  end_number: -1,
+  end_duration: 'Days',
+  time_division: 'Days',
+  type: 'Bar',
+  graph_order: 0,
+} as const;
+
+export async function buildFixture(env: TestEnv, options: { marker?: string; paid?: boolean } = {}) {
+  const tag = options.marker ?? '';
+  const team = await buildTeam(env, { name: unique(`Org ${tag} `), paid: options.paid ?? true });
+  const card = await buildCard(env, team.org, {
+    name: unique(`Card ${tag} `),
+    items: [
+      { type: 'instruction', content: `<p>Read ${tag}</p>` },
+      { type: 'pass_fail', content: `<p>Guards ${tag}</p>` },
+      { type: 'text', content: `<p>Notes ${tag}</p>` },
+    ],
+  });
+  const board = await buildBoard(env, team.org, {
+    name: unique(`Board ${tag} `),
+    hasAnonymous: true,
+    cardIds: [card.id],
+  });
+  const otherBoard = await buildBoard(env, team.org, {
+    name: unique(`Second ${tag} `),
+    hasAnonymous: true,
+    cardIds: [card.id],
+  });
+  const fixture = {
+    ...team,
+    card,
+    board,
+    otherBoard,
+    anonKey: '',
+    otherBoardKey: '',
+    completedEval: 0,
+    openEval: 0,
+    feedbackId: 0,
+    anonEval: 0,
+    anonFeedbackId: 0,
+    dashboardId: 0,
+  };
+  if (options.paid === false) return fixture;
+
+  const dashboard = await call(
+    env,
+    'addDashboard',
+    { name: `Dash ${tag}`.slice(0, 30), settings: [{ ...setting, board_id: board.id }] },
+    { cookie: team.owner.cookie },
+  );
+  expect(dashboard.status).toBe(200);
+  fixture.dashboardId = dashboard.body.dashboard.id;
+
+  const key = async (boardID: number) => {
+    const answer = await call(env, 'getAnonymousEvaluationKey', { boardID }, { cookie: team.viewer.cookie });
+    expect(answer.status).toBe(200);
+    return answer.body.key as string;
+  };
+  fixture.anonKey = await key(board.id);
+  fixture.otherBoardKey = await key(otherBoard.id);
+  const cookie = team.evaluator.cookie;
+  const started = await call(env, 'addEvaluation', { boardID: board.id, cardID: card.id }, { cookie });
+  fixture.completedEval = started.body.id;
+  const results = [
+    { item_id: card.itemIds[1]!, pass: true },
+    { item_id: card.itemIds[2]!, text_result: `Answer ${tag}` },
+  ];
+  expect((await call(env, 'addResults', { evalID: fixture.completedEval, results }, { cookie })).status).toBe(
+    200,
+  );
+  const feedback = await call(
+    env,
+    'addFeedback',
+    { evaluationID: fixture.completedEval, boardID: board.id, content: `Feedback ${tag}` },
+    { cookie },
+  );
+  fixture.feedbackId = feedback.body.id;
+  fixture.openEval = (
+    await call(env, 'addEvaluation', { boardID: board.id, cardID: card.id }, { cookie })
+  ).body.id;
+  const anon = { orgName: team.org.name, boardID: board.id, anonKey: fixture.anonKey };
+  fixture.anonEval = (await call(env, 'addEvaluationAnon', { ...anon, cardID: card.id })).body.id;
+  const anonResults = await call(env, 'addResultsAnon', { ...anon, evalID: fixture.anonEval, results });
+  expect(anonResults.status).toBe(200);
+  const anonFeedback = await call(env, 'addFeedbackAnon', {
+    ...anon,
+    evalID: fixture.anonEval,
+    content: `Visitor ${tag}`,
+  });
+  expect(anonFeedback.status).toBe(200);
+  fixture.anonFeedbackId = anonFeedback.body.id;
+  return fixture;
+}
+export type Fixture = Awaited<ReturnType<typeof buildFixture>>;
+
+const flags = { isViewOnly: true, isEvaluator: false, isAdmin: false, isOwner: false };
+const SINCE = new Date(Date.UTC(2025, 11, 1)).toISOString();
+const anonFields = (t: Fixture) => ({ orgName: t.org.name, boardID: t.board.id, anonKey: t.anonKey });
+
+/** A valid request of every call, aimed at the objects of organisation `t`. */
+export const samples: { [N in CallName]: (t: Fixture) => RequestOf<Api[N]> } = {
+  getUserData: () => ({}),
+  login: (t) => ({ username: t.viewer.email, password: 'not the password' }),
+  logout: () => ({}),
+  refreshToken: () => ({}),
+  requestPasswordReset: (t) => ({ username: t.viewer.email }),
+  resendVerification: (t) => ({ username: t.viewer.email }),
+  resetPassword: (t) => ({
+    username: t.viewer.email,
+    password1: 'new password 1',
+    password2: 'new password 1',
+    token: 'x',
+  }),
+  signup: () => ({
+    orgname: unique('Matrix Works '),
+    email: `${unique('m')}@example.com`,
+    password: 'a good password',
+  }),
+  verifyEmail: () => ({ token: 'not-a-token' }),
+  createApp: () => ({ checkoutID: 'cs_not_a_checkout' }),
+  selectSubscription: () => ({ numDepartments: 2 }),
+  addUser: () => ({ email: `${unique('added')}@example.com`, ...flags }),
+  deleteUser: (t) => ({ id: t.viewer.id }),
+  editUser: (t) => ({ id: t.viewer.id, email: t.viewer.email, ...flags, isEvaluator: true }),
+  getUsers: () => ({}),
+  addBoard: (t) => ({ name: unique('Matrix board '), cardIDs: [t.card.id], hasAnonymous: false }),
+  deleteBoard: (t) => ({ id: t.board.id }),
+  editBoard: (t) => ({ id: t.board.id, name: unique('Renamed '), cardIDs: [t.card.id], hasAnonymous: false }),
+  getBoards: () => ({}),
+  getBoardsUsed: (t) => ({ orgName: t.org.name }),
+  syncCardBoards: (t) => ({ cardID: t.card.id, boardIDs: [t.board.id] }),
+  addCard: () => ({ name: unique('Matrix card ') }),
+  addCardItem: (t) => ({
+    cardID: t.card.id,
+    type: 'instruction',
+    content: '<p>More</p>',
+    na: false,
+    order: 9,
+  }),
+  deleteCard: (t) => ({ id: t.card.id }),
+  deleteCardItem: (t) => ({ id: t.card.itemIds[0]! }),
+  editCard: (t) => ({ oldName: t.card.name, newName: unique('Renamed card ') }),
+  editCardItem: (t) => ({
+    id: t.card.itemIds[0]!,
+    cardID: t.card.id,
+    type: 'instruction',
+    content: '<p>Changed</p>',
+    na: false,
+    order: 0,
+  }),
+  getCard: (t) => ({ cardID: t.card.id }),
+  getCards: () => ({}),
+  getCardsByBoardId: (t) => ({ boardID: t.board.id }),
+  getCardsUsed: (t) => ({ orgName: t.org.name }),
+  getDeletedCards: () => ({ startTime: SINCE }),
+  replaceCard: (t) => ({
+    card: {
+      id: t.card.id,
+      name: unique('Replaced '),
+      cardItems: [{ type: 'instruction', content: '<p>Only</p>', na: false, order: 0 }],
+    },
+  }),
+  addEvaluation: (t) => ({ boardID: t.board.id, cardID: t.card.id }),
+  addFeedback: (t) => ({ evaluationID: t.completedEval, boardID: t.board.id, content: 'Matrix feedback' }),
+  addResults: (t) => ({ evalID: t.openEval, results: [{ item_id: t.card.itemIds[1]!, pass: true }] }),
+  deleteEvaluation: (t) => ({ evalID: t.completedEval }),
+  deleteFeedback: (t) => ({
+    isAdmin: true,
+    feedbackID: t.feedbackId,
+    evaluationID: t.completedEval,
+    boardID: t.board.id,
+  }),
+  editFeedback: (t) => ({
+    isAdmin: true,
+    feedbackID: t.feedbackId,
+    evaluationID: t.completedEval,
+    content: 'Changed feedback',
+  }),
+  getEvaluation: (t) => ({ evalID: t.completedEval }),
+  getEvaluations: (t) => ({ boardID: t.board.id, startDateTime: SINCE }),
+  getExcel: () => ({ isEditing: true }),
+  getFeedbackByEvaluationId: (t) => ({ evaluationID: t.completedEval }),
+  getFeedbackExcel: () => ({ isEditing: true }),
+  searchEvaluations: () => ({ isEditing: true }),
+  searchEvaluationsWithResults: () => ({ isEditing: true }),
+  searchFeedback: () => ({ isEditing: true }),
+  addEvaluationAnon: (t) => ({ ...anonFields(t), cardID: t.card.id }),
+  addFeedbackAnon: (t) => ({ ...anonFields(t), evalID: t.anonEval, content: 'Matrix visitor' }),
+  addResultsAnon: (t) => ({
+    ...anonFields(t),
+    evalID: t.anonEval,
+    results: [{ item_id: t.card.itemIds[1]!, pass: true }],
+  }),
+  deleteEvaluationAnon: (t) => ({ ...anonFields(t), cardID: t.card.id, evalID: t.anonEval }),
+  deleteFeedbackAnon: (t) => ({ ...anonFields(t), evalID: t.anonEval, feedbackID: t.anonFeedbackId }),
+  editFeedbackAnon: (t) => ({
+    ...anonFields(t),
+    evalID: t.anonEval,
+    feedbackID: t.anonFeedbackId,
+    content: 'Matrix visitor edit',
+  }),
+  getAnonymousEvaluationKey: (t) => ({ boardID: t.board.id }),
+  getBoardAnon: (t) => anonFields(t),
+  getCardAnon: (t) => ({ ...anonFields(t), cardID: t.card.id }),
+  getCardsByBoardIdAnon: (t) => anonFields(t),
+  getEvaluationAnon: (t) => ({ ...anonFields(t), evalID: t.anonEval }),
+  getFeedbackByEvaluationIdAnon: (t) => ({ ...anonFields(t), evalID: t.anonEval }),
+  addDashboard: () => ({ name: unique('Dash '), settings: [setting] }),
+  deleteDashboard: (t) => ({ ID: t.dashboardId }),
+  editDashboard: (t) => ({ id: t.dashboardId, name: unique('Dash '), settings: [setting] }),
+  getBoardsCardsAndItems: () => ({ startDateTime: SINCE }),
+  getDashboards: () => ({}),
+  getReport: (t) => ({ setting: { ...setting, board_id: t.board.id }, timeZone: 'UTC' }),
+  setDefaultDashboard: (t) => ({ ID: t.dashboardId }),
+};
