@@ -38,5 +38,4 @@ export function defineCall<const D extends CallDef>(def: D): D {
 }
 
 export type RequestOf<C> = C extends CallDef<infer Req, z.ZodType> ? z.input<Req> : never;
-export type ParsedRequestOf<C> = C extends CallDef<infer Req, z.ZodType> ? z.output<Req> : never;
 export type ResponseOf<C> = C extends CallDef<z.ZodType, infer Res> ? z.output<Res> : never;

@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 
 /** A random token of 256 bits, URL-safe. */
 export function randomToken(bytes = 32): string {
@@ -12,10 +12,4 @@ export function hashToken(token: string): string {
 
 export function hmac(secret: string, message: string): string {
   return createHmac('sha256', secret).update(message).digest('base64url');
-}
-
-export function sameSecret(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
 }

@@ -24,18 +24,9 @@ export function containsPattern(text: string): string {
 
 export const likeEscape = sql`'\\'`;
 
-/** Row locks where the database has them; SQLite serialises writers on its one connection instead. */
-export function lockClause(dialect: DialectName) {
-  return dialect === 'postgres' ? sql` for update` : sql``;
-}
-
 /**
  * A database whose tables are not typed: migrations see the schema as it was when they were written, not
- * as the code types it today (Kysely's advice), and helpers that only run SQL need no tables.
+ * as the code types it today (Kysely's advice).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the one untyped database type, see above
 export type UntypedDb = Kysely<any>;
-
-export async function databaseNow(db: UntypedDb): Promise<void> {
-  await sql`select 1`.execute(db);
-}

@@ -8,7 +8,7 @@ import { api, type CallDef, type CallName } from '../../common/api/index.ts';
 import { roleMayCall } from '../../common/roles.ts';
 import { resolveAnonymousActor, type AnonymousRequestFields } from '../auth/anonymous.ts';
 import { resolveSession, sessionToken } from '../auth/sessions.ts';
-import type { Actor, CallContext, Services, UserActor } from '../context.ts';
+import type { Actor, CallContext, Services } from '../context.ts';
 import type { Db } from '../db/index.ts';
 import { AppError, badRequest, forbidden, tooManyRequests, unauthenticated } from '../errors.ts';
 import type { FileAnswer } from './handlers.ts';
@@ -140,8 +140,4 @@ export function registerCalls(
       },
     });
   }
-}
-
-export function isUser(actor: Actor | null): actor is UserActor {
-  return actor?.kind === 'user';
 }

@@ -24,7 +24,7 @@ export const allHandlers = {
 
 /**
  * Calls of the contract that no module answers yet, each with the work that brings its handler. This is
- * the one list of exceptions the contract test (contract.test.ts) accepts; a call that gets a handler must
- * leave it, and a new call without a handler fails the test until it has one.
+ * the one list of exceptions the contract test (contract.test.ts) accepts: a call that gets a handler must
+ * leave it, and a new call without a handler fails the test until it has one. Empty: every call is answered.
  */
 export const callsAwaitingHandlers: readonly CallName[] = [];

@@ -115,14 +115,6 @@ export const MinusIcon = (p: P) => (
   </Icon>
 );
 
-export const MessageIcon = (p: P) => (
-  <Icon {...p}>
-    <path d="M8 9h8" />
-    <path d="M8 13h6" />
-    <path d="M18 4a3 3 0 0 1 3 3v8a3 3 0 0 1 -3 3h-5l-5 3v-3h-2a3 3 0 0 1 -3 -3v-8a3 3 0 0 1 3 -3h12z" />
-  </Icon>
-);
-
 export const CircleCheckIcon = (p: P) => (
   <Icon {...p}>
     <circle cx="12" cy="12" r="9" />

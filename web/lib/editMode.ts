@@ -5,4 +5,3 @@ const flag = storedValue<'on' | 'off'>(() => window.sessionStorage, 'checkboard-
 
 export const useEditMode = () => flag.use() === 'on';
 export const setEditMode = (on: boolean) => flag.set(on ? 'on' : 'off');
-export const isEditMode = () => flag.get() === 'on';
