@@ -24,26 +24,16 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { chromium, type Browser } from '@playwright/test';
 import { api, type DashboardSettingInput } from '../common/api/index.ts';
-import { SESSION_COOKIE } from '../server/auth/sessions.ts';
-import { hashToken, randomToken } from '../server/auth/tokens.ts';
+import { insertSession, SESSION_COOKIE } from '../server/auth/sessions.ts';
 import { openDatabase } from '../server/db/index.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import { postgresBulk, seed, sqliteBulk, type Bulk, type SeedPlan } from './seed.ts';
+import { EVALUATIONS, numberSetting, OTHER_EVALUATIONS, resultsDir } from './settings.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(here);
-const resultsDir = path.join(here, 'results');
-const number = (name: string, fallback: number) => {
-  const value = process.env[name];
-  if (value === undefined || value === '') return fallback;
-  const parsed = Number(value.replaceAll('_', ''));
-  if (!Number.isFinite(parsed) || parsed < 0) throw new Error(`${name} must be a number (got "${value}")`);
-  return parsed;
-};
 
-const EVALUATIONS = number('BENCH_EVALUATIONS', 1_000_000);
-const OTHER_EVALUATIONS = number('BENCH_OTHER_EVALUATIONS', Math.round(EVALUATIONS / 5));
-const RUNS = Math.max(1, number('BENCH_PAGE_RUNS', 7));
+const RUNS = Math.max(1, numberSetting('BENCH_PAGE_RUNS', 7));
 const DATABASES = (process.env.BENCH_DATABASES ?? 'sqlite,postgres').split(',').map((d) => d.trim()) as (
   'sqlite' | 'postgres'
 )[];
@@ -181,20 +171,8 @@ async function fixture(config: Config) {
       .orderBy('card_id')
       .orderBy('position')
       .execute();
-    const token = randomToken();
-    const now = Date.now();
-    await db
-      .insertInto('sessions')
-      .values({
-        org_id: org.id,
-        user_id: owner.id,
-        token_hash: hashToken(token),
-        created_at: now,
-        last_seen_at: now,
-        idle_expires_at: now + 12 * 60 * 60_000,
-        absolute_expires_at: now + 12 * 60 * 60_000,
-      })
-      .execute();
+    // A session that outlasts the run (the benchmark's requests keep it fresh anyway).
+    const { token } = await insertSession(db, { id: owner.id, orgId: org.id }, Date.now(), 12 * 60 * 60_000);
     const boards = [...new Set(boardCards.map((r) => r.board_id))];
     const card = (i: number) => boardCards[(i * 37) % boardCards.length]!;
     const itemOf = (cardId: number) => items.find((it) => it.card_id === cardId)!.id;

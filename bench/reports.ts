@@ -27,28 +27,18 @@ import {
 import pg from 'pg';
 import { api, type DashboardSettingInput } from '../common/api/index.ts';
 import type { CallContext, UserActor } from '../server/context.ts';
-import { SESSION_COOKIE } from '../server/auth/sessions.ts';
-import { hashToken, randomToken } from '../server/auth/tokens.ts';
+import { insertSession, SESSION_COOKIE } from '../server/auth/sessions.ts';
 import { openDatabase, type Database } from '../server/db/index.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import type { DB } from '../server/db/schema.ts';
 import { getReport } from '../server/modules/analytics/report.ts';
 import { Client, sequential, stats, type Stats } from './http.ts';
 import { postgresBulk, seed, sqliteBulk, type Bulk, type SeedPlan } from './seed.ts';
+import { EVALUATIONS, numberSetting, OTHER_EVALUATIONS, resultsDir } from './settings.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const resultsDir = path.join(here, 'results');
-const number = (name: string, fallback: number) => {
-  const value = process.env[name];
-  if (value === undefined || value === '') return fallback;
-  const parsed = Number(value.replaceAll('_', ''));
-  if (!Number.isFinite(parsed) || parsed < 0) throw new Error(`${name} must be a number (got "${value}")`);
-  return parsed;
-};
-const EVALUATIONS = number('BENCH_EVALUATIONS', 1_000_000);
-const OTHER_EVALUATIONS = number('BENCH_OTHER_EVALUATIONS', Math.round(EVALUATIONS / 5));
-const SAMPLES = number('BENCH_REPORT_SAMPLES', 200);
-const DASHBOARDS = number('BENCH_DASHBOARD_SAMPLES', 20);
+const SAMPLES = numberSetting('BENCH_REPORT_SAMPLES', 200);
+const DASHBOARDS = numberSetting('BENCH_DASHBOARD_SAMPLES', 20);
 const ZONE = process.env.BENCH_TIME_ZONE || 'Europe/London';
 const DATABASES = (process.env.BENCH_DATABASES ?? 'sqlite,postgres').split(',').map((d) => d.trim()) as (
   'sqlite' | 'postgres'
@@ -154,20 +144,8 @@ async function fixture(database: Database): Promise<Fixture> {
     .where('org_id', '=', org.id)
     .where('role', '=', 'owner')
     .executeTakeFirstOrThrow();
-  const token = randomToken();
-  const now = Date.now();
-  await db
-    .insertInto('sessions')
-    .values({
-      org_id: org.id,
-      user_id: owner.id,
-      token_hash: hashToken(token),
-      created_at: now,
-      last_seen_at: now,
-      idle_expires_at: now + 12 * 60 * 60_000,
-      absolute_expires_at: now + 12 * 60 * 60_000,
-    })
-    .execute();
+  // A session that outlasts the run (the benchmark's requests keep it fresh anyway).
+  const { token } = await insertSession(db, { id: owner.id, orgId: org.id }, Date.now(), 12 * 60 * 60_000);
   const boards = await db
     .selectFrom('boards')
     .select('id')

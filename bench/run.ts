@@ -21,27 +21,18 @@ import { migrateToLatest } from '../server/db/migrate.ts';
 import { explainHotQueries, type HotContext, type Location } from './explain.ts';
 import { Client, load, sequential, type Stats } from './http.ts';
 import { ITEMS_PER_CARD, postgresBulk, seed, sqliteBulk, type Bulk, type SeedPlan } from './seed.ts';
+import { EVALUATIONS, numberSetting, OTHER_EVALUATIONS, resultsDir } from './settings.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const resultsDir = path.join(here, 'results');
-const number = (name: string, fallback: number) => {
-  const value = process.env[name];
-  if (value === undefined || value === '') return fallback;
-  const parsed = Number(value.replaceAll('_', ''));
-  if (!Number.isFinite(parsed) || parsed < 0) throw new Error(`${name} must be a number (got "${value}")`);
-  return parsed;
-};
 
-const EVALUATIONS = number('BENCH_EVALUATIONS', 1_000_000);
-const OTHER_EVALUATIONS = number('BENCH_OTHER_EVALUATIONS', Math.round(EVALUATIONS / 5));
-const EXPORT_EVALUATIONS = number(
+const EXPORT_EVALUATIONS = numberSetting(
   'BENCH_EXPORT_EVALUATIONS',
   Math.min(100_000, Math.floor(EVALUATIONS / 10)),
 );
-const CONCURRENCY = number('BENCH_CONCURRENCY', 50);
-const PER_EVALUATOR = number('BENCH_RESULTS_PER_EVALUATOR', 20);
-const SAMPLES = number('BENCH_SAMPLES', 300);
-const THINK_MS = number('BENCH_THINK_MS', 1000);
+const CONCURRENCY = numberSetting('BENCH_CONCURRENCY', 50);
+const PER_EVALUATOR = numberSetting('BENCH_RESULTS_PER_EVALUATOR', 20);
+const SAMPLES = numberSetting('BENCH_SAMPLES', 300);
+const THINK_MS = numberSetting('BENCH_THINK_MS', 1000);
 const PAGE = Math.max(1, Math.min(1000, Math.floor(EVALUATIONS / 48)));
 const DATABASES = (process.env.BENCH_DATABASES ?? 'sqlite,postgres').split(',').map((d) => d.trim()) as (
   'sqlite' | 'postgres'
