@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { cycles, importGraph, moduleBoundaryViolations, runtimeImports, type Graph } from './imports.ts';
+import {
+  cycles,
+  importGraph,
+  moduleBoundaryViolations,
+  runtimeImports,
+  webLayerViolations,
+  type Graph,
+} from './imports.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 
@@ -17,6 +24,11 @@ describe('the import graph of the repository', () => {
 
   it('has no server module importing another, except through server/modules/shared', () => {
     expect(moduleBoundaryViolations(graph)).toEqual([]);
+  });
+
+  it('has no web feature importing another, except through the shared folders, type imports included', () => {
+    const withTypes = importGraph(root, true);
+    expect(webLayerViolations(withTypes)).toEqual([]);
   });
 });
 
@@ -72,5 +84,26 @@ describe('the checker itself', () => {
       'server/modules/boards/service.ts imports server/modules/cards/service.ts',
       'server/modules/shared/plan.ts imports server/modules/billing/stripe.ts',
     ]);
+  });
+
+  it('finds a feature importing another, a shared file importing a feature or the app, but allows the app', () => {
+    const graph: Graph = new Map([
+      ['web/features/cards/CardsPage.tsx', ['web/features/boards/api.ts', 'web/shared/api/boards.ts']],
+      ['web/features/cards/builder/Items.tsx', ['web/features/cards/api.ts', 'web/lib/api.ts']],
+      ['web/shared/gates/RoleGate.tsx', ['web/features/misc/NotFoundPage.tsx']],
+      ['web/lib/paths.ts', ['web/app/router.tsx']],
+      ['web/features/boards/BoardsPanel.tsx', ['web/app/layout/Shell.tsx', 'common/roles.ts']],
+      ['web/app/pages/BoardViewPage.tsx', ['web/features/evaluations/BoardResults.tsx']],
+    ]);
+    expect(webLayerViolations(graph)).toEqual([
+      'web/features/cards/CardsPage.tsx imports web/features/boards/api.ts',
+      'web/shared/gates/RoleGate.tsx imports web/features/misc/NotFoundPage.tsx',
+      'web/lib/paths.ts imports web/app/router.tsx',
+      'web/features/boards/BoardsPanel.tsx imports web/app/layout/Shell.tsx',
+    ]);
+  });
+
+  it('counts type-only imports when asked', () => {
+    expect(runtimeImports('web/x/y.ts', "import type { B } from './b.ts';", true)).toEqual(['web/x/b.ts']);
   });
 });

@@ -32,10 +32,18 @@ export function sourceFiles(root: string): string[] {
 const STATIC = /^\s*(import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm;
 const DYNAMIC = /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
 
-/** The files a source file imports at run time (relative specifiers only), resolved against its folder. */
-export function runtimeImports(file: string, text: string): string[] {
+/**
+ * The files a source file imports at run time (relative specifiers only), resolved against its folder.
+ * With `withTypes`, type-only imports count too: they do not form cycles, but they still tie one web
+ * feature to another.
+ */
+export function runtimeImports(file: string, text: string, withTypes = false): string[] {
   const specifiers: string[] = [];
   for (const match of text.matchAll(STATIC)) {
+    if (withTypes) {
+      specifiers.push(match[3]!);
+      continue;
+    }
     if (match[2]) continue; // import type … / export type …
     const clause = match[0];
     // `import { type A, type B } from` imports nothing at run time either.
@@ -58,10 +66,10 @@ export function runtimeImports(file: string, text: string): string[] {
 
 export type Graph = Map<string, string[]>;
 
-export function importGraph(root: string): Graph {
+export function importGraph(root: string, withTypes = false): Graph {
   const graph: Graph = new Map();
   for (const file of sourceFiles(root)) {
-    graph.set(file, runtimeImports(file, readFileSync(path.join(root, file), 'utf8')));
+    graph.set(file, runtimeImports(file, readFileSync(path.join(root, file), 'utf8'), withTypes));
   }
   return graph;
 }
@@ -120,6 +128,32 @@ export function moduleBoundaryViolations(graph: Graph): string[] {
       const to = moduleOf(target);
       if (to === null || to === from || to === 'shared') continue;
       violations.push(`${file} imports ${target}`);
+    }
+  }
+  return violations;
+}
+
+const featureOf = (file: string) => /^web\/features\/([^/]+)\//.exec(file)?.[1] ?? null;
+const isShared = (file: string) => /^web\/(shared|components|lib)\//.test(file);
+
+/**
+ * The web layers (docs/decisions/0580): `web/app` (router, layout and the pages that compose several
+ * features) may import anything; a feature under `web/features/` imports only itself, `web/shared`,
+ * `web/components`, `web/lib` and `common`; the shared folders import neither features nor `web/app`.
+ * Tests are held to the same rule: a feature's test that needs another feature belongs in e2e/.
+ */
+export function webLayerViolations(graph: Graph): string[] {
+  const violations: string[] = [];
+  for (const [file, targets] of graph) {
+    const from = featureOf(file);
+    const shared = isShared(file);
+    if (from === null && !shared) continue;
+    for (const target of targets) {
+      if (!target.startsWith('web/')) continue;
+      const to = featureOf(target);
+      const crossesFeatures = from !== null && to !== null && to !== from;
+      const reachesUp = target.startsWith('web/app/') || (shared && to !== null);
+      if (crossesFeatures || reachesUp) violations.push(`${file} imports ${target}`);
     }
   }
   return violations;

@@ -14,18 +14,18 @@ import { AnonymousBoardsPage } from '../features/anonymous/AnonymousBoardsPage.t
 import { AnonymousSelectionPage } from '../features/anonymous/AnonymousSelectionPage.tsx';
 import { ThankYouPage } from '../features/anonymous/ThankYouPage.tsx';
 import { BoardsPanel } from '../features/boards/BoardsPanel.tsx';
-import { BoardViewPage } from '../features/boards/BoardViewPage.tsx';
+import { BoardViewPage } from './pages/BoardViewPage.tsx';
 import { CardsPage } from '../features/cards/CardsPage.tsx';
-import { EvaluationRoute } from '../features/evaluations/EvaluationRoute.tsx';
+import { EvaluationRoute } from './pages/EvaluationRoute.tsx';
 import { EvaluationSelectionPage } from '../features/evaluations/EvaluationSelectionPage.tsx';
 import { EvaluationsTab } from '../features/evaluations/EvaluationsTab.tsx';
-import { FeedbackTab } from '../features/feedback/FeedbackTab.tsx';
+import { FeedbackTab } from '../features/evaluations/feedback/FeedbackTab.tsx';
 import { LandingPage } from '../features/landing/LandingPage.tsx';
-import { ComingSoonPage } from '../features/misc/ComingSoonPage.tsx';
-import { NotFoundPage } from '../features/misc/NotFoundPage.tsx';
+import { ComingSoonPage } from '../shared/ComingSoonPage.tsx';
+import { NotFoundPage } from '../shared/NotFoundPage.tsx';
 import { HomeLayout } from '../features/org/HomeLayout.tsx';
-import { MemberLayout } from '../features/org/MemberGate.tsx';
-import { RoleGate } from '../features/org/RoleGate.tsx';
+import { MemberLayout } from '../shared/gates/MemberGate.tsx';
+import { RoleGate } from '../shared/gates/RoleGate.tsx';
 import { RootLayout } from './layout/RootLayout.tsx';
 
 // The card builder brings the rich-text editor: loaded only when an admin opens it.

@@ -1,4 +1,4 @@
-import { ComingSoonPage } from '../misc/ComingSoonPage.tsx';
+import { ComingSoonPage } from '../../shared/ComingSoonPage.tsx';
 
 /** /q/{org}/admin (SPEC §2: 'Coming soon.', for owners). */
 export function AccountSettingsPage() {

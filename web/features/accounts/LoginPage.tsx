@@ -5,7 +5,7 @@ import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { Page } from '../../components/Page.tsx';
 import { paths } from '../../lib/paths.ts';
 import { setLoggedIn } from '../../lib/session.ts';
-import { afterLoginPath } from './afterLogin.ts';
+import { afterLoginPath } from '../../shared/afterLogin.ts';
 import { LoginForm } from './LoginForm.tsx';
 
 export function LoginPage() {

@@ -11,7 +11,7 @@ import { SESSION_COOKIE_CHECK_MS, TOKEN_REFRESH_MS } from '../../../common/const
 import { apiEvents } from '../../lib/api.ts';
 import { paths } from '../../lib/paths.ts';
 import { isLoggedIn, sessionAlive, setLoggedIn, useLoggedIn } from '../../lib/session.ts';
-import { isAnonymousPage } from '../anonymous/anonymousPages.ts';
+import { isAnonymousPage } from '../../shared/anonymousPages.ts';
 import { LoginForm } from './LoginForm.tsx';
 import { refreshToken } from './api.ts';
 

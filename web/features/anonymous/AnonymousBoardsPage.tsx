@@ -13,7 +13,7 @@ import { Loading } from '../../components/Loading.tsx';
 import { messageOf } from '../../lib/api.ts';
 import { useUserData } from '../../lib/queries.ts';
 import { usePageTitle } from '../../lib/title.ts';
-import { useBoards } from '../boards/api.ts';
+import { useBoards } from '../../shared/api/boards.ts';
 import classes from './AnonymousBoards.module.css';
 import { BoardQrCode } from './BoardQrCode.tsx';
 import { CELL_PADDING, GRID_GAP, gridLayout } from './gridLayout.ts';

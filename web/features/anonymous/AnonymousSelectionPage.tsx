@@ -12,7 +12,7 @@ import { Loading } from '../../components/Loading.tsx';
 import { Page } from '../../components/Page.tsx';
 import { messageOf } from '../../lib/api.ts';
 import { paths } from '../../lib/paths.ts';
-import { NotFoundPage } from '../misc/NotFoundPage.tsx';
+import { NotFoundPage } from '../../shared/NotFoundPage.tsx';
 import { AnonymousProblem, idFrom } from './AnonymousProblem.tsx';
 import {
   useAnonymousBoard,

@@ -10,7 +10,7 @@ import { checkItemName, messages, nameKey } from '../../../common/validation.ts'
 import { ConfirmDeleteModal } from '../../components/ConfirmDeleteModal.tsx';
 import { ErrorText } from '../../components/ErrorText.tsx';
 import { applyServerError } from '../../lib/formErrors.ts';
-import { useAddBoard, useDeleteBoard, useEditBoard } from './api.ts';
+import { useAddBoard, useDeleteBoard, useEditBoard } from '../../shared/api/boards.ts';
 import { CardPicker } from './CardPicker.tsx';
 
 function BoardForm({

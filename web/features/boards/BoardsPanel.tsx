@@ -29,8 +29,8 @@ import { messageOf } from '../../lib/api.ts';
 import { useEditMode } from '../../lib/editMode.ts';
 import { paths } from '../../lib/paths.ts';
 import { useUserData } from '../../lib/queries.ts';
-import { useCards } from '../cards/api.ts';
-import { useBoards, useBoardsUsed } from './api.ts';
+import { useCards } from '../../shared/api/cards.ts';
+import { useBoards, useBoardsUsed } from '../../shared/api/boards.ts';
 import { BoardFormModal, DeleteBoardModal } from './BoardModals.tsx';
 import classes from './BoardsPanel.module.css';
 

@@ -24,8 +24,8 @@ import { Loading } from '../../components/Loading.tsx';
 import { Page } from '../../components/Page.tsx';
 import { messageOf } from '../../lib/api.ts';
 import { paths } from '../../lib/paths.ts';
-import { useBoards } from '../boards/api.ts';
-import { useCards, useCardsUsed, useDeleteCard, useDeletedCards } from './api.ts';
+import { useBoards } from '../../shared/api/boards.ts';
+import { useCards, useCardsUsed, useDeleteCard, useDeletedCards } from '../../shared/api/cards.ts';
 
 function DeleteCardModal({ card, onClose }: { card: Card | null; onClose: () => void }) {
   const remove = useDeleteCard();

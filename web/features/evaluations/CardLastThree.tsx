@@ -4,7 +4,7 @@ import { useId } from 'react';
 import type { Card, Evaluation } from '../../../common/api/index.ts';
 import { lastEvaluations } from './calendar.ts';
 import { EvaluationSquare } from './EvaluationSquare.tsx';
-import { formatShort } from './format.ts';
+import { formatShort } from '../../shared/format.ts';
 
 export function CardLastThree({
   card,

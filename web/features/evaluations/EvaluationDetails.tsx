@@ -2,7 +2,7 @@
 import { Badge, Group, Paper, Stack, Text } from '@mantine/core';
 import type { Evaluation, Result } from '../../../common/api/index.ts';
 import { RichText } from '../../components/RichText.tsx';
-import { formatDateTime } from './format.ts';
+import { formatDateTime } from '../../shared/format.ts';
 import { ResultBadge } from './ResultBadge.tsx';
 
 function Answer({ result }: { result: Result }) {

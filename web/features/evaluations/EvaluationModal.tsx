@@ -9,10 +9,10 @@ import { api } from '../../../common/api/index.ts';
 import { ErrorText } from '../../components/ErrorText.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { messageOf } from '../../lib/api.ts';
-import { EvaluationFeedback } from '../feedback/EvaluationFeedback.tsx';
+import { EvaluationFeedback } from './feedback/EvaluationFeedback.tsx';
 import { useDeleteEvaluation, useEvaluation } from './api.ts';
 import { EvaluationDetails } from './EvaluationDetails.tsx';
-import { useRights } from './permissions.ts';
+import { useRights } from '../../shared/permissions.ts';
 
 function DeleteEvaluation({ evalID, onDeleted }: { evalID: number; onDeleted: () => void }) {
   const remove = useDeleteEvaluation();

@@ -12,18 +12,18 @@ import { Loading } from '../../components/Loading.tsx';
 import { Page } from '../../components/Page.tsx';
 import { ApiError, messageOf } from '../../lib/api.ts';
 import { paths } from '../../lib/paths.ts';
-import { safeRedirect } from '../accounts/afterLogin.ts';
-import { useBoards } from '../boards/api.ts';
-import { useCard } from '../cards/api.ts';
-import { EvaluationFeedback } from '../feedback/EvaluationFeedback.tsx';
-import { GiveFeedbackModal } from '../feedback/GiveFeedbackModal.tsx';
-import { NotFoundPage } from '../misc/NotFoundPage.tsx';
+import { safeRedirect } from '../../shared/afterLogin.ts';
+import { useBoards } from '../../shared/api/boards.ts';
+import { useCard } from '../../shared/api/cards.ts';
+import { EvaluationFeedback } from './feedback/EvaluationFeedback.tsx';
+import { GiveFeedbackModal } from './feedback/GiveFeedbackModal.tsx';
+import { NotFoundPage } from '../../shared/NotFoundPage.tsx';
 import { liveItems } from './answers.ts';
 import { useCompleteEvaluation, useEvaluation, useStartEvaluation } from './api.ts';
 import { EvaluationDetails } from './EvaluationDetails.tsx';
 import { EvaluationForm } from './EvaluationForm.tsx';
-import { useRights } from './permissions.ts';
-import { readEvaluationPath } from './readings.ts';
+import { useRights } from '../../shared/permissions.ts';
+import { readEvaluationPath } from '../../shared/readings.ts';
 import { ResultBadge } from './ResultBadge.tsx';
 
 function Submitted({

@@ -11,8 +11,8 @@ import { Loading } from '../../components/Loading.tsx';
 import { Page } from '../../components/Page.tsx';
 import { messageOf } from '../../lib/api.ts';
 import { paths } from '../../lib/paths.ts';
-import { useBoardCards } from '../boards/api.ts';
-import { RoleGate } from '../org/RoleGate.tsx';
+import { useBoardCards } from '../../shared/api/boards.ts';
+import { RoleGate } from '../../shared/gates/RoleGate.tsx';
 import { useStartEvaluation } from './api.ts';
 import classes from './EvaluationSelectionPage.module.css';
 

@@ -3,7 +3,7 @@ import type { Evaluation } from '../../../common/api/index.ts';
 import { CheckIcon, XIcon } from '../../components/icons.tsx';
 import { inGroups } from './calendar.ts';
 import classes from './EvaluationSquare.module.css';
-import { squareLabel } from './format.ts';
+import { squareLabel } from '../../shared/format.ts';
 
 type Size = 'sm' | 'lg';
 

@@ -6,7 +6,7 @@
 import { Badge, Button, Paper, Text } from '@mantine/core';
 import { api, type Evaluation } from '../../../common/api/index.ts';
 import { useEvaluationSearch } from './api.ts';
-import { formatDateTime } from './format.ts';
+import { formatDateTime } from '../../shared/format.ts';
 import { ResultBadge } from './ResultBadge.tsx';
 import { SearchTabPage } from './SearchTabPage.tsx';
 import classes from './SearchResults.module.css';

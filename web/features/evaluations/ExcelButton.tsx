@@ -7,7 +7,7 @@ import { DownloadIcon } from '../../components/icons.tsx';
 import { messageOf } from '../../lib/api.ts';
 import { saveDownload } from '../../lib/download.ts';
 import { downloadExcel, type SearchFilter } from './api.ts';
-import { browserTimeZone } from './format.ts';
+import { browserTimeZone } from '../../shared/format.ts';
 
 export function ExcelButton({
   call,

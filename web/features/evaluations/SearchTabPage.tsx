@@ -14,7 +14,7 @@ import { messageOf } from '../../lib/api.ts';
 import type { SearchFilter } from './api.ts';
 import { EvaluationModal } from './EvaluationModal.tsx';
 import { ExcelButton } from './ExcelButton.tsx';
-import { useRights } from './permissions.ts';
+import { useRights } from '../../shared/permissions.ts';
 import { SearchFilters, emptyFilter, toSearchFilter } from './SearchFilters.tsx';
 
 type Search = { filter: SearchFilter; run: number };

@@ -3,8 +3,8 @@ import { useState } from 'react';
 import { api, type Card } from '../../../../common/api/index.ts';
 import { ErrorText } from '../../../components/ErrorText.tsx';
 import { messageOf } from '../../../lib/api.ts';
-import { useBoards } from '../../boards/api.ts';
-import { useSyncCardBoards } from '../api.ts';
+import { useBoards } from '../../../shared/api/boards.ts';
+import { useSyncCardBoards } from '../../../shared/api/cards.ts';
 
 /** The boards the card is on (sync-card-boards), changed as they are picked. */
 export function CardBoards({ card }: { card: Card }) {

@@ -11,7 +11,7 @@ import { Loading } from '../../../components/Loading.tsx';
 import { Page } from '../../../components/Page.tsx';
 import { messageOf } from '../../../lib/api.ts';
 import { paths } from '../../../lib/paths.ts';
-import { useCard } from '../api.ts';
+import { useCard } from '../../../shared/api/cards.ts';
 import { CardBoards } from './CardBoards.tsx';
 import { Items } from './Items.tsx';
 import { NewCard } from './NewCard.tsx';

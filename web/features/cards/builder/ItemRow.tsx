@@ -10,7 +10,7 @@ import { ConfirmDeleteModal } from '../../../components/ConfirmDeleteModal.tsx';
 import { ErrorText } from '../../../components/ErrorText.tsx';
 import { ArrowDownIcon, ArrowUpIcon, EditIcon, GripIcon, TrashIcon } from '../../../components/icons.tsx';
 import { messageOf } from '../../../lib/api.ts';
-import { useDeleteCardItem, useEditCardItem } from '../api.ts';
+import { useDeleteCardItem, useEditCardItem } from '../../../shared/api/cards.ts';
 import classes from './CardBuilder.module.css';
 import { ItemEditor } from './ItemEditor.tsx';
 

@@ -7,7 +7,7 @@ import { ErrorText } from '../../../components/ErrorText.tsx';
 import { PlusIcon } from '../../../components/icons.tsx';
 import { messageOf } from '../../../lib/api.ts';
 import { keys } from '../../../lib/queryKeys.ts';
-import { useAddCardItem, useReplaceCard } from '../api.ts';
+import { useAddCardItem, useReplaceCard } from '../../../shared/api/cards.ts';
 import { ItemEditor } from './ItemEditor.tsx';
 import { ItemRow } from './ItemRow.tsx';
 

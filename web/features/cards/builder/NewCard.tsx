@@ -7,7 +7,7 @@ import { ErrorText } from '../../../components/ErrorText.tsx';
 import { Page } from '../../../components/Page.tsx';
 import { applyServerError } from '../../../lib/formErrors.ts';
 import { paths } from '../../../lib/paths.ts';
-import { useAddCard } from '../api.ts';
+import { useAddCard } from '../../../shared/api/cards.ts';
 import { useNameRule } from './useNameRule.ts';
 
 /** home/cards/new: the card's name first; the builder continues at home/cards/new/{cardID}. */

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { api, type Card } from '../../../../common/api/index.ts';
 import { ErrorText } from '../../../components/ErrorText.tsx';
 import { applyServerError } from '../../../lib/formErrors.ts';
-import { useEditCard } from '../api.ts';
+import { useEditCard } from '../../../shared/api/cards.ts';
 import { useNameRule } from './useNameRule.ts';
 
 /** The card's name, renamed in place (edit-card). */

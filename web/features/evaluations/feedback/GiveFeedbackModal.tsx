@@ -6,9 +6,9 @@
 import { Modal } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import { api } from '../../../common/api/index.ts';
-import type { CallDef } from '../../../common/api/define.ts';
-import { messageOf } from '../../lib/api.ts';
+import { api } from '../../../../common/api/index.ts';
+import type { CallDef } from '../../../../common/api/define.ts';
+import { messageOf } from '../../../lib/api.ts';
 import { useAddFeedback } from './api.ts';
 import { FeedbackForm } from './FeedbackForm.tsx';
 

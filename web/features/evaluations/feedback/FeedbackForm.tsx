@@ -1,8 +1,8 @@
 /** The feedback text area with Submit and Cancel; the content rule is the server's (1-5,000 characters). */
 import { Button, Group, Stack, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { feedbackContent } from '../../../common/api/index.ts';
-import { ErrorText } from '../../components/ErrorText.tsx';
+import { feedbackContent } from '../../../../common/api/index.ts';
+import { ErrorText } from '../../../components/ErrorText.tsx';
 
 export function FeedbackForm({
   label = 'Feedback',

@@ -1,11 +1,11 @@
 /** The feedback on one evaluation, oldest first, with a form to add more (evaluators). */
 import { Button, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import { api, type Evaluation } from '../../../common/api/index.ts';
-import { ErrorText } from '../../components/ErrorText.tsx';
-import { Loading } from '../../components/Loading.tsx';
-import { messageOf } from '../../lib/api.ts';
-import { useRights } from '../evaluations/permissions.ts';
+import { api, type Evaluation } from '../../../../common/api/index.ts';
+import { ErrorText } from '../../../components/ErrorText.tsx';
+import { Loading } from '../../../components/Loading.tsx';
+import { messageOf } from '../../../lib/api.ts';
+import { useRights } from '../../../shared/permissions.ts';
 import { useAddFeedback, useEvaluationFeedback } from './api.ts';
 import { FeedbackForm } from './FeedbackForm.tsx';
 import { FeedbackItem } from './FeedbackItem.tsx';

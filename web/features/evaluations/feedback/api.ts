@@ -3,11 +3,11 @@
  * invalidate feedback and evaluations alike (an evaluation's hasFeedback follows its feedback).
  */
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { api, type Feedback } from '../../../common/api/index.ts';
-import { SEARCH_PAGE_DEFAULT } from '../../../common/constants.ts';
-import { callApi } from '../../lib/api.ts';
-import { useCallMutation } from '../../lib/mutation.ts';
-import { evaluationKeys, type SearchFilter } from '../evaluations/api.ts';
+import { api, type Feedback } from '../../../../common/api/index.ts';
+import { SEARCH_PAGE_DEFAULT } from '../../../../common/constants.ts';
+import { callApi } from '../../../lib/api.ts';
+import { useCallMutation } from '../../../lib/mutation.ts';
+import { evaluationKeys, type SearchFilter } from '../api.ts';
 
 export const feedbackKeys = {
   all: ['feedback'] as const,

@@ -13,12 +13,12 @@ import { Loading } from '../../components/Loading.tsx';
 import { Page } from '../../components/Page.tsx';
 import { messageOf } from '../../lib/api.ts';
 import { paths } from '../../lib/paths.ts';
-import { liveItems } from '../evaluations/answers.ts';
-import { EvaluationForm } from '../evaluations/EvaluationForm.tsx';
-import { readEvaluationPath } from '../evaluations/readings.ts';
-import { FeedbackModal } from '../feedback/GiveFeedbackModal.tsx';
-import { NotFoundPage } from '../misc/NotFoundPage.tsx';
-import { AnonymousProblem } from './AnonymousProblem.tsx';
+import { liveItems } from '../../features/evaluations/answers.ts';
+import { EvaluationForm } from '../../features/evaluations/EvaluationForm.tsx';
+import { readEvaluationPath } from '../../shared/readings.ts';
+import { FeedbackModal } from '../../features/evaluations/feedback/GiveFeedbackModal.tsx';
+import { NotFoundPage } from '../../shared/NotFoundPage.tsx';
+import { AnonymousProblem } from '../../features/anonymous/AnonymousProblem.tsx';
 import {
   useAddAnonymousFeedback,
   useAnonymousBoard,
@@ -26,9 +26,9 @@ import {
   useCancelAnonymousEvaluation,
   useCompleteAnonymousEvaluation,
   type AnonymousAccess,
-} from './api.ts';
+} from '../../features/anonymous/api.ts';
 import { CircleCheckIcon } from '../../components/icons.tsx';
-import type { ThankYouState } from './ThankYouPage.tsx';
+import type { ThankYouState } from '../../features/anonymous/ThankYouPage.tsx';
 
 export const RESULTS_SUBMITTED = 'Results submitted';
 

@@ -3,8 +3,8 @@
  * the server enforces (common/roles.ts: evaluators change their own, administrators anyone's); the server's
  * refusal is shown as given.
  */
-import { managesEveryEntry, mayChangeEntry, roleOf, show } from '../../../common/roles.ts';
-import { useUserData } from '../../lib/queries.ts';
+import { managesEveryEntry, mayChangeEntry, roleOf, show } from '../../common/roles.ts';
+import { useUserData } from '../lib/queries.ts';
 
 export function useRights() {
   const { data: user } = useUserData();

@@ -1,12 +1,12 @@
 /** One piece of feedback: who and when, the text, and for those allowed its edit and delete. */
 import { ActionIcon, Button, Group, Paper, Stack, Text, Tooltip } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
-import { api, type Feedback } from '../../../common/api/index.ts';
-import { ErrorText } from '../../components/ErrorText.tsx';
-import { EditIcon, TrashIcon } from '../../components/icons.tsx';
-import { messageOf } from '../../lib/api.ts';
-import { formatDateTime } from '../evaluations/format.ts';
-import { useRights } from '../evaluations/permissions.ts';
+import { api, type Feedback } from '../../../../common/api/index.ts';
+import { ErrorText } from '../../../components/ErrorText.tsx';
+import { EditIcon, TrashIcon } from '../../../components/icons.tsx';
+import { messageOf } from '../../../lib/api.ts';
+import { formatDateTime } from '../../../shared/format.ts';
+import { useRights } from '../../../shared/permissions.ts';
 import { useDeleteFeedback, useEditFeedback } from './api.ts';
 import { FeedbackForm } from './FeedbackForm.tsx';
 

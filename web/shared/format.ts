@@ -1,6 +1,6 @@
 /** How evaluations and feedback read on screen, in the browser's time zone. */
 import { format } from 'date-fns';
-import type { Evaluation } from '../../../common/api/index.ts';
+import type { Evaluation } from '../../common/api/index.ts';
 
 export const formatDateTime = (iso: string) => format(new Date(iso), 'd MMM yyyy HH:mm');
 export const formatShort = (iso: string) => format(new Date(iso), 'd MMM HH:mm');

@@ -1,5 +1,5 @@
 import { Text } from '@mantine/core';
-import { Page } from '../../components/Page.tsx';
+import { Page } from '../components/Page.tsx';
 
 /** admin, docs and support (SPEC §2) each show 'Coming soon.' under their real title. */
 export function ComingSoonPage({ title }: { title: string }) {

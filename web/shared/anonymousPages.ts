@@ -1,6 +1,6 @@
 /** Whether an address is one of the anonymous pages (SPEC §2), where no sign-in is ever asked for. */
 import { matchPath } from 'react-router';
-import { readEvaluationPath } from '../evaluations/readings.ts';
+import { readEvaluationPath } from './readings.ts';
 
 export function isAnonymousPage(pathname: string): boolean {
   if (matchPath('/q/:org/boards/:board/thank-you', pathname)) return true;

@@ -1,4 +1,4 @@
-import { paths } from '../../lib/paths.ts';
+import { paths } from '../lib/paths.ts';
 
 /** Only a path of this site may be a redirect target (no //host, no scheme). */
 export function safeRedirect(value: string | null | undefined): string | null {

@@ -12,11 +12,11 @@ import { Loading } from '../../components/Loading.tsx';
 import { Page } from '../../components/Page.tsx';
 import { messageOf } from '../../lib/api.ts';
 import { paths } from '../../lib/paths.ts';
-import { BoardQrCode } from '../anonymous/BoardQrCode.tsx';
-import { BoardResults } from '../evaluations/BoardResults.tsx';
-import { useRights } from '../evaluations/permissions.ts';
-import { GiveFeedbackModal } from '../feedback/GiveFeedbackModal.tsx';
-import { useBoardCards, useBoards } from './api.ts';
+import { BoardQrCode } from '../../features/anonymous/BoardQrCode.tsx';
+import { BoardResults } from '../../features/evaluations/BoardResults.tsx';
+import { useRights } from '../../shared/permissions.ts';
+import { GiveFeedbackModal } from '../../features/evaluations/feedback/GiveFeedbackModal.tsx';
+import { useBoardCards, useBoards } from '../../shared/api/boards.ts';
 
 export const BOARD_NOT_FOUND = 'Board not found';
 export const NO_CARDS = 'This board does not have any cards.';

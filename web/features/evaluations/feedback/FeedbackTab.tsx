@@ -4,8 +4,8 @@
  * and the Excel download of the same filter.
  */
 import { Button, Group, Stack, Text } from '@mantine/core';
-import { api, type Feedback } from '../../../common/api/index.ts';
-import { SearchTabPage } from '../evaluations/SearchTabPage.tsx';
+import { api, type Feedback } from '../../../../common/api/index.ts';
+import { SearchTabPage } from '../SearchTabPage.tsx';
 import { useFeedbackSearch } from './api.ts';
 import { FeedbackItem } from './FeedbackItem.tsx';
 

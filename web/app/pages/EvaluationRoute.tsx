@@ -1,9 +1,9 @@
 import { useParams } from 'react-router';
-import { AnonymousEvaluationPage } from '../anonymous/AnonymousEvaluationPage.tsx';
-import { NotFoundPage } from '../misc/NotFoundPage.tsx';
-import { MemberLayoutGate } from '../org/MemberGate.tsx';
-import { EvaluationPage } from './EvaluationPage.tsx';
-import { readEvaluationPath } from './readings.ts';
+import { AnonymousEvaluationPage } from './AnonymousEvaluationPage.tsx';
+import { NotFoundPage } from '../../shared/NotFoundPage.tsx';
+import { MemberLayoutGate } from '../../shared/gates/MemberGate.tsx';
+import { EvaluationPage } from '../../features/evaluations/EvaluationPage.tsx';
+import { readEvaluationPath } from '../../shared/readings.ts';
 
 /** Both readings of the evaluation path; anonymous evaluation never asks for a sign-in. */
 export function EvaluationRoute() {

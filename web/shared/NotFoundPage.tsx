@@ -1,6 +1,6 @@
 import { Button, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { usePageTitle } from '../../lib/title.ts';
+import { usePageTitle } from '../lib/title.ts';
 
 export function NotFoundPage() {
   usePageTitle('Page Not Found');
