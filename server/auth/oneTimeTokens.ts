@@ -64,11 +64,12 @@ export async function findToken(
 }
 
 /** Marks a token used; false when another request used it first. */
-export async function useToken(db: Db, id: number, now: number): Promise<boolean> {
+export async function useToken(db: Db, token: { id: number; orgId: number }, now: number): Promise<boolean> {
   const result = await db
     .updateTable('one_time_tokens')
     .set({ used_at: now })
-    .where('id', '=', id)
+    .where('org_id', '=', token.orgId)
+    .where('id', '=', token.id)
     .where('used_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
@@ -77,14 +78,15 @@ export async function useToken(db: Db, id: number, now: number): Promise<boolean
 /** Earlier tokens of the same purpose stop working when a new one is sent or one is used. */
 export async function retireTokens(
   db: Db,
-  userId: number,
+  user: { id: number; orgId: number },
   purposes: TokenPurpose[],
   now: number,
 ): Promise<void> {
   await db
     .updateTable('one_time_tokens')
     .set({ used_at: now })
-    .where('user_id', '=', userId)
+    .where('org_id', '=', user.orgId)
+    .where('user_id', '=', user.id)
     .where('purpose', 'in', purposes)
     .where('used_at', 'is', null)
     .execute();

@@ -138,25 +138,27 @@ export async function refreshSession(
   config: Config,
   request: FastifyRequest,
   reply: FastifyReply,
-  sessionId: number,
+  held: { orgId: number; sessionId: number },
   now: number,
 ): Promise<void> {
   const session = await db
     .selectFrom('sessions')
     .select(['absolute_expires_at'])
-    .where('id', '=', sessionId)
+    .where('org_id', '=', held.orgId)
+    .where('id', '=', held.sessionId)
     .executeTakeFirstOrThrow();
   const idle = Math.min(now + SESSION_IDLE_MS, session.absolute_expires_at);
   await db
     .updateTable('sessions')
     .set({ idle_expires_at: idle, last_seen_at: now })
-    .where('id', '=', sessionId)
+    .where('org_id', '=', held.orgId)
+    .where('id', '=', held.sessionId)
     .execute();
   setCookies(config, request, reply, sessionToken(request)!, idle, session.absolute_expires_at);
 }
 
-export async function endSession(db: Db, sessionId: number): Promise<void> {
-  await db.deleteFrom('sessions').where('id', '=', sessionId).execute();
+export async function endSession(db: Db, held: { orgId: number; sessionId: number }): Promise<void> {
+  await db.deleteFrom('sessions').where('org_id', '=', held.orgId).where('id', '=', held.sessionId).execute();
 }
 
 /** Ends every session of a user: sign-out everywhere, password reset, deletion. */

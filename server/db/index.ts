@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type LogEvent } from 'kysely';
 import pg from 'pg';
 import type { Database as DatabaseConfig } from '../config.ts';
 import type { DialectName } from './dialect.ts';
@@ -21,7 +21,19 @@ export interface Database {
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
 
-export function openDatabase(config: DatabaseConfig, options: { poolSize?: number } = {}): Database {
+export interface OpenOptions {
+  poolSize?: number;
+  /** Called with the SQL of every statement run (the tenancy check records them). */
+  onQuery?: (sql: string) => void;
+}
+
+export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Database {
+  const { onQuery } = options;
+  const log = onQuery
+    ? (event: LogEvent) => {
+        if (event.level === 'query') onQuery(event.query.sql);
+      }
+    : undefined;
   if (config.kind === 'postgres') {
     // A connection that cannot be made in 5 s fails (503) instead of leaving the request waiting.
     const pool = new pg.Pool({
@@ -34,7 +46,7 @@ export function openDatabase(config: DatabaseConfig, options: { poolSize?: numbe
     // Nor must one dropped while in use (database restarted mid-query): the query fails (503), the pool
     // discards the client on release, and the next request connects afresh.
     pool.on('connect', (client) => client.on('error', () => {}));
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   if (config.file !== ':memory:') mkdirSync(path.dirname(config.file), { recursive: true });
@@ -43,7 +55,7 @@ export function openDatabase(config: DatabaseConfig, options: { poolSize?: numbe
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }), log });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 

@@ -29,9 +29,12 @@ async function adminQuery(text: string) {
   }
 }
 
-export async function createTestDatabase(dialect: DialectName): Promise<TestDatabase> {
+export async function createTestDatabase(
+  dialect: DialectName,
+  options: { onQuery?: (sql: string) => void } = {},
+): Promise<TestDatabase> {
   if (dialect === 'sqlite') {
-    const database = openDatabase({ kind: 'sqlite', file: ':memory:' });
+    const database = openDatabase({ kind: 'sqlite', file: ':memory:' }, options);
     await migrateToLatest(database.db, 'sqlite');
     return { database, location: ':memory:', drop: () => database.close() };
   }
@@ -39,7 +42,7 @@ export async function createTestDatabase(dialect: DialectName): Promise<TestData
   await adminQuery(`create database ${name}`);
   const url = new URL(process.env.TEST_DATABASE_URL!);
   url.pathname = `/${name}`;
-  const database = openDatabase({ kind: 'postgres', url: url.toString() }, { poolSize: 5 });
+  const database = openDatabase({ kind: 'postgres', url: url.toString() }, { poolSize: 5, ...options });
   await migrateToLatest(database.db, 'postgres');
   return {
     database,

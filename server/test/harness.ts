@@ -85,14 +85,17 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 export function describeEachDatabase(
   title: string,
   define: (env: TestEnv) => void,
-  options: { config?: () => Partial<Config> } = {},
+  options: { config?: () => Partial<Config>; onQuery?: (sql: string, dialect: DialectName) => void } = {},
 ) {
   for (const dialect of TEST_DIALECTS) {
     describe(`${title} [${dialect}]`, () => {
       const env = { dialect } as TestEnv;
       let testDatabase: TestDatabase;
       beforeAll(async () => {
-        testDatabase = await createTestDatabase(dialect);
+        const onQuery = options.onQuery;
+        testDatabase = await createTestDatabase(dialect, {
+          onQuery: onQuery && ((text) => onQuery(text, dialect)),
+        });
         env.smtp = await startSmtpCapture();
         env.clock = new FakeClock();
         env.config = testConfig({

@@ -24,14 +24,14 @@ export const accountHandlers = defineHandlers({
       clearSessionCookies(config, request, reply);
       return { isAuthorized: false };
     }
-    await refreshSession(db, config, request, reply, actor.sessionId, now);
+    await refreshSession(db, config, request, reply, actor, now);
     return { isAuthorized: true };
   },
 
   logout: async (_input, { actor, db, config, request, reply }) => {
     clearSessionCookies(config, request, reply);
     if (!actor) return { error: null, redirectURL: '/login' };
-    await endSession(db, actor.sessionId);
+    await endSession(db, actor);
     return { error: null, redirectURL: orgPath(actor.orgName, 'login') };
   },
 });

@@ -140,11 +140,11 @@ export async function verifyEmail(ctx: CallContext, token: string) {
     if (user.email_verified === 1) return answer;
     throw badRequest(messages.badVerifyLink);
   }
-  if (record.expiresAt <= now || !(await useToken(db, record.id, now)))
-    throw badRequest(messages.badVerifyLink);
+  if (record.expiresAt <= now || !(await useToken(db, record, now))) throw badRequest(messages.badVerifyLink);
   await db
     .updateTable('users')
     .set({ email_verified: 1, updated_at: now })
+    .where('org_id', '=', record.orgId)
     .where('id', '=', user.id)
     .execute();
   return answer;
@@ -159,7 +159,7 @@ export async function resendVerification(ctx: CallContext, email: string) {
     return {};
   const user = await findLiveUser(db, email);
   if (!user || user.email_verified === 1 || !user.password_hash) return {};
-  await retireTokens(db, user.id, ['verify'], now);
+  await retireTokens(db, { id: user.id, orgId: user.orgId }, ['verify'], now);
   const token = await issueToken(db, { id: user.id, orgId: user.orgId }, 'verify', now);
   const link = `${config.appUrl}/verify?token=${encodeURIComponent(token)}`;
   ctx.afterCommit(() => ctx.mailer.send(verificationMail(user.email, user.orgName, link)));
@@ -219,7 +219,7 @@ export async function requestPasswordReset(ctx: CallContext, email: string) {
   const user = await findLiveUser(db, email);
   // The same answer whether or not the account exists.
   if (!user) return {};
-  await retireTokens(db, user.id, ['reset'], now);
+  await retireTokens(db, { id: user.id, orgId: user.orgId }, ['reset'], now);
   const token = await issueToken(db, { id: user.id, orgId: user.orgId }, 'reset', now);
   const link = `${config.appUrl}${orgPath(user.orgName, `reset-password/${encodeURIComponent(token)}`)}`;
   ctx.afterCommit(() => ctx.mailer.send(passwordResetMail(user.email, link)));
@@ -244,15 +244,16 @@ export async function resetPassword(
     .executeTakeFirst();
   if (!user || user.email_key !== emailKey(input.username))
     throw badRequest(messages.badResetLink, 'username');
-  if (!(await useToken(db, record.id, now))) throw badRequest(messages.badResetLink);
+  if (!(await useToken(db, record, now))) throw badRequest(messages.badResetLink);
   const passwordHash = await hashPassword(input.password1);
   // The link came to this address, so it is verified too.
   await db
     .updateTable('users')
     .set({ password_hash: passwordHash, email_verified: 1, updated_at: now })
+    .where('org_id', '=', record.orgId)
     .where('id', '=', user.id)
     .execute();
-  await retireTokens(db, user.id, ['reset', 'invite'], now);
+  await retireTokens(db, { id: user.id, orgId: record.orgId }, ['reset', 'invite'], now);
   await endUserSessions(db, record.orgId, user.id);
   await clearEvents(db, `login:${user.email_key}`);
   return { redirectURL: orgPath(user.orgName, 'login') };

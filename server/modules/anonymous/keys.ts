@@ -87,6 +87,7 @@ export async function currentKey(
     await db
       .updateTable('anonymous_keys')
       .set({ key_hash: hashToken(key) })
+      .where('org_id', '=', actor.orgId)
       .where('id', '=', row.id)
       .execute();
   }

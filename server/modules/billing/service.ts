@@ -73,6 +73,7 @@ export async function completeCheckout(
   await db
     .updateTable('checkouts')
     .set({ status: 'complete', completed_at: now })
+    .where('org_id', '=', checkout.orgId)
     .where('id', '=', checkout.id)
     .where('status', '!=', 'complete')
     .execute();

@@ -159,12 +159,12 @@ export async function editUser(ctx: Ctx, input: { id: number; email: string } & 
   }
   if (claimed?.elsewhere) {
     // Held, never verifiable: the address's owner is told instead, and the user's sessions end.
-    await retireTokens(db, user.id, ['verify', 'reset', 'invite'], now);
+    await retireTokens(db, { id: user.id, orgId: actor.orgId }, ['verify', 'reset', 'invite'], now);
     await endUserSessions(db, actor.orgId, user.id);
     mailAddAttempt(ctx, input.email);
   } else if (emailChanged) {
     // A new address must be confirmed by its owner before it signs in.
-    await retireTokens(db, user.id, ['verify'], now);
+    await retireTokens(db, { id: user.id, orgId: actor.orgId }, ['verify'], now);
     const token = await issueToken(db, { id: user.id, orgId: actor.orgId }, 'verify', now);
     const link = `${config.appUrl}/verify?token=${encodeURIComponent(token)}`;
     ctx.afterCommit(() => ctx.mailer.send(verificationMail(input.email, actor.orgName, link)));
@@ -191,7 +191,7 @@ export async function deleteUser(ctx: Ctx, id: number): Promise<{ id: number }> 
     .where('org_id', '=', actor.orgId)
     .where('id', '=', id)
     .execute();
-  await retireTokens(db, id, ['verify', 'reset', 'invite'], now);
+  await retireTokens(db, { id, orgId: actor.orgId }, ['verify', 'reset', 'invite'], now);
   await endUserSessions(db, actor.orgId, id);
   return { id };
 }

@@ -1,0 +1,165 @@
+/**
+ * The structural tenancy check (issue 10): every statement the app runs against a tenant table names the
+ * organisation. The suite records the SQL of every call of the contract (each made once with a valid
+ * sample, by a caller allowed to make it) and of the maintenance job, then reads each distinct statement:
+ * a SELECT, UPDATE or DELETE touching a tenant table must filter on `org_id`, an INSERT must write it.
+ * The few statements that by their nature come before any organisation is known (a session read by its
+ * token, a key read by its value, sign-in by email) or span every organisation (maintenance) are listed
+ * below with the reason; anything else fails, so a new query that forgets the tenant cannot land.
+ */
+import { beforeAll, expect, it } from 'vitest';
+import { api, type CallDef, type CallName } from '../../common/api/index.ts';
+import { ACCESS_ROLE, ROLES, hasRole } from '../../common/roles.ts';
+import { runMaintenance } from '../maintenance.ts';
+import { unique } from '../test/factories.ts';
+import { call, describeEachDatabase } from '../test/harness.ts';
+import { buildFixture, samples, type Fixture } from './contractSamples.ts';
+
+/** Tables whose rows belong to one organisation (each has an org_id column). */
+export const TENANT_TABLES = [
+  'users',
+  'sessions',
+  'one_time_tokens',
+  'checkouts',
+  'boards',
+  'board_cards',
+  'cards',
+  'card_items',
+  'evaluations',
+  'results',
+  'feedback',
+  'dashboards',
+  'dashboard_settings',
+  'evaluation_counts',
+  'anonymous_keys',
+] as const;
+
+/**
+ * Statements allowed without an org_id filter, each with why. A pattern matches the statement's SQL with
+ * placeholders normalised (`?`), so one entry covers both databases.
+ */
+export const UNSCOPED: { pattern: RegExp; why: string }[] = [
+  {
+    pattern: /^select .* from "sessions" .*where "sessions"\."token_hash" = \?/,
+    why: 'a session is found by the hash of its token; the organisation comes from the row',
+  },
+  {
+    pattern: /^select .* from "users" .*where "(users"\.")?email_key" (= \?|in \()/,
+    why: 'sign-in, reset and sign-up find an address before any organisation is known; addresses are unique across organisations (decision 0467)',
+  },
+  {
+    pattern: /^select .* from "anonymous_keys" .*where "anonymous_keys"\."key_hash" = \?/,
+    why: 'an anonymous key is found by its hash; the organisation comes from the row',
+  },
+  {
+    pattern: /^select .* from "one_time_tokens" where "token_hash" = \?/,
+    why: 'a reset or verification token is found by its hash; the organisation comes from the row',
+  },
+  {
+    pattern:
+      /^delete from "(sessions|one_time_tokens|evaluations)" where \(?"(idle_expires_at|expires_at|completed_at)"/,
+    why: 'maintenance purges what has expired in every organisation',
+  },
+];
+
+const TENANT = new RegExp(`\\b(from|join|into|update)\\s+"(${TENANT_TABLES.join('|')})"`, 'g');
+
+/** The statement with PostgreSQL's $1, $2… written as SQLite's ?, and spacing normalised. */
+export function normalise(statement: string): string {
+  return statement.replace(/\$\d+/g, '?').replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+/** What is wrong with a statement's scoping, or null when it names the organisation (or is listed). */
+export function tenancyProblem(statement: string): string | null {
+  const text = normalise(statement);
+  const tables = [...text.matchAll(TENANT)].map((match) => match[2]!);
+  if (tables.length === 0) return null;
+  if (UNSCOPED.some(({ pattern }) => pattern.test(text))) return null;
+  if (text.startsWith('insert')) {
+    const columns = /^insert into "[a-z_]+" \(([^)]*)\)/.exec(text)?.[1] ?? '';
+    return columns.includes('"org_id"') ? null : `inserts into ${tables[0]} without org_id`;
+  }
+  const filtered = /"org_id"\s*(=|in\b)/.test(text);
+  return filtered ? null : `reads or writes ${[...new Set(tables)].join(', ')} without an org_id filter`;
+}
+
+const calls = (Object.entries(api) as [CallName, CallDef][]).map(([name, def]) => ({ name, def }));
+
+const recorded = new Map<string, Set<string>>();
+let recording: string | null = null;
+
+describeEachDatabase(
+  'tenancy: every statement on a tenant table names the organisation',
+  (env) => {
+    let a: Fixture;
+    beforeAll(async () => {
+      await buildFixture(env);
+      // Building a fixture walks the API's happy paths (evaluations, results, feedback, anonymous).
+      recording = 'fixture';
+      a = await buildFixture(env);
+      recording = null;
+    });
+
+    it('records the account links: sign-up, verification, reset and sign-in that succeed', async () => {
+      recording = 'accounts';
+      const email = `${unique('tenancy')}@example.com`;
+      const password = 'a good password';
+      expect((await call(env, 'signup', { orgname: unique('Tenancy '), email, password })).status).toBe(200);
+      const verify = new URL(env.smtp.linkTo(email, '/verify')).searchParams.get('token')!;
+      expect((await call(env, 'verifyEmail', { token: verify })).status).toBe(200);
+      expect((await call(env, 'requestPasswordReset', { username: email })).status).toBe(200);
+      const link = env.smtp.linkTo(email, '/reset-password/');
+      const token = decodeURIComponent(new URL(link).pathname.split('/').pop()!);
+      const reset = { username: email, password1: 'another password', password2: 'another password', token };
+      expect((await call(env, 'resetPassword', reset)).status).toBe(200);
+      const login = await call(env, 'login', { username: email, password: 'another password' });
+      expect(login.status).toBe(200);
+      recording = null;
+    });
+
+    it('records every call of the contract and the maintenance job', async () => {
+      for (const { name, def } of calls) {
+        const needed = ACCESS_ROLE[def.access];
+        const role = needed ? ROLES.find((r) => hasRole(r, needed))! : null;
+        recording = name;
+        const answer = await call(env, name, samples[name](a), role ? { cookie: a[role].cookie } : {});
+        recording = null;
+        expect(answer.status, name).toBeLessThan(500);
+      }
+      recording = 'maintenance';
+      await runMaintenance(env.services);
+      recording = null;
+      expect(recorded.size).toBeGreaterThan(50);
+    });
+
+    it('finds no statement on a tenant table without org_id', () => {
+      const problems: string[] = [];
+      for (const [statement, sources] of recorded) {
+        const problem = tenancyProblem(statement);
+        if (problem) problems.push(`${[...sources].join(', ')}: ${problem}\n  ${normalise(statement)}`);
+      }
+      expect(problems).toEqual([]);
+    });
+  },
+  {
+    onQuery: (statement) => {
+      if (recording === null) return;
+      const key = normalise(statement);
+      const sources = recorded.get(key) ?? new Set<string>();
+      sources.add(recording);
+      recorded.set(key, sources);
+    },
+  },
+);
+
+it('the checker finds a read, a write by id and an insert that forget the organisation', () => {
+  expect(tenancyProblem('select "id" from "boards" where "boards"."id" = $1')).toMatch(/org_id/);
+  expect(tenancyProblem('update "cards" set "name" = ? where "id" = ?')).toMatch(/org_id/);
+  expect(tenancyProblem('delete from "feedback" where "id" = ?')).toMatch(/org_id/);
+  expect(tenancyProblem('insert into "boards" ("name") values (?)')).toMatch(/org_id/);
+  expect(tenancyProblem('select * from "organizations" where "id" = ?')).toBeNull();
+  expect(
+    tenancyProblem('select "r".* from "results" as "r" inner join "evaluations" on 1 where "org_id" = ?'),
+  ).toBeNull();
+  expect(tenancyProblem('insert into "boards" ("org_id", "name") values (?, ?)')).toBeNull();
+});
