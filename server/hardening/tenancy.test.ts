@@ -31,6 +31,7 @@ export const TENANT_TABLES = [
   'dashboards',
   'dashboard_settings',
   'evaluation_counts',
+  'evaluation_totals',
   'anonymous_keys',
 ] as const;
 
