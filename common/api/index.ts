@@ -20,6 +20,18 @@ export const api = {
   ...dashboards,
 } as const;
 
+/** The calls by area, as the API reference (GET /api/openapi.json, /q/{org}/docs) groups them. */
+export const apiAreas = {
+  Accounts: accounts,
+  Billing: billing,
+  Users: users,
+  Boards: boards,
+  Cards: cards,
+  Evaluations: evaluations,
+  Anonymous: anonymous,
+  Analytics: dashboards,
+} as const;
+
 export type Api = typeof api;
 export type CallName = keyof Api;
 
