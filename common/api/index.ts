@@ -2,6 +2,7 @@
 import '../zod-messages.ts';
 import * as accounts from './accounts.ts';
 import * as anonymous from './anonymous.ts';
+import * as apiTokens from './apiTokens.ts';
 import * as billing from './billing.ts';
 import * as boards from './boards.ts';
 import * as cards from './cards.ts';
@@ -18,6 +19,7 @@ export const api = {
   ...evaluations,
   ...anonymous,
   ...dashboards,
+  ...apiTokens,
 } as const;
 
 /** The calls by area, as the API reference (GET /api/openapi.json, /q/{org}/docs) groups them. */
@@ -30,6 +32,7 @@ export const apiAreas = {
   Evaluations: evaluations,
   Anonymous: anonymous,
   Analytics: dashboards,
+  'API tokens': apiTokens,
 } as const;
 
 export type Api = typeof api;

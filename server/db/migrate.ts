@@ -5,6 +5,7 @@ import { anonymousKeys } from './migrations/0004_anonymous_keys.ts';
 import { analytics } from './migrations/0005_analytics.ts';
 import { evaluationsSearch } from './migrations/0003_evaluations.ts';
 import { evaluationTotals } from './migrations/0010_evaluation_totals.ts';
+import { apiTokens } from './migrations/0016_api_tokens.ts';
 
 /** Migrations are code, imported statically so they ship in the build; names sort in order. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -14,6 +15,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0004_anonymous_keys': anonymousKeys(dialect),
     '0005_analytics': analytics(dialect),
     '0010_evaluation_totals': evaluationTotals(dialect),
+    '0016_api_tokens': apiTokens(dialect),
   };
 }
 

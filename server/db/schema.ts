@@ -235,6 +235,22 @@ export interface AnonymousKeysTable {
   revoked_at: number | null;
 }
 
+export interface ApiTokensTable {
+  id: Generated<number>;
+  org_id: number;
+  user_id: number;
+  name: string;
+  access: 'read' | 'write';
+  token_hash: string;
+  prefix: string;
+  created_at: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+  last_used_at: number | null;
+  window_start: Generated<number>;
+  window_count: Generated<number>;
+}
+
 export interface IdempotencyRecordsTable {
   id: Generated<number>;
   scope: string;
@@ -267,6 +283,7 @@ export interface DB {
   dashboards: DashboardsTable;
   dashboard_settings: DashboardSettingsTable;
   anonymous_keys: AnonymousKeysTable;
+  api_tokens: ApiTokensTable;
   evaluation_counts: EvaluationCountsTable;
   evaluation_totals: EvaluationTotalsTable;
   idempotency_records: IdempotencyRecordsTable;

@@ -77,6 +77,9 @@ describeEachDatabase('GET /api/openapi.json', (env) => {
     expect(statuses(api.login)).not.toContain('402');
     expect(statuses(api.getCardAnon)).toEqual(expect.arrayContaining(['404', '429']));
     expect(statuses(api.getCardAnon)).not.toContain('401');
+    expect(operationOf(api.addBoard)!.description).toContain('API tokens: read-write tokens only.');
+    expect(operationOf(api.getBoards)!.description).toContain('read-only and read-write tokens');
+    expect(operationOf(api.addUser)!.description).toContain('API tokens cannot make it');
     const mutating = operationOf(api.addBoard)!.parameters ?? [];
     expect(mutating.map((p) => p.name)).toContain('Idempotency-Key');
     expect((operationOf(api.getBoards)!.parameters ?? []).map((p) => p.name)).not.toContain(

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { apiAreas, type CallDef } from '../../common/api/index.ts';
 import { ACCESS_LABELS } from '../../common/roles.ts';
+import { API_TOKEN_CALLS_PER_MINUTE } from '../auth/apiTokens.ts';
 import { SESSION_COOKIE } from '../auth/sessions.ts';
 
 export const OPENAPI_PATH = '/api/openapi.json';
@@ -77,6 +78,14 @@ function accessText(call: CallDef): string {
         ? 'Not replayed by Idempotency-Key.'
         : 'A retry with the same Idempotency-Key is answered from the first attempt and applies once.',
     );
+  if (call.access !== 'public' && call.access !== 'anonymous')
+    notes.push(
+      call.bearer === false || call.access === 'owner'
+        ? 'Needs a person signed in: API tokens cannot make it.'
+        : call.mutates
+          ? 'API tokens: read-write tokens only.'
+          : 'API tokens: read-only and read-write tokens.',
+    );
   notes.push(`Failure message: '${call.failMsg}'`);
   return notes.join(' ');
 }
@@ -141,7 +150,8 @@ export function buildOpenApi(version: string, serverUrl: string): Json {
       version,
       description:
         'Every call the Checkboard app makes. Bodies are JSON (UTF-8); date-times are ISO 8601 in UTC. ' +
-        'Members are identified by the session cookie set at sign-in; calls ending in -anon take the ' +
+        'Members are identified by the session cookie set at sign-in, other systems by an API token ' +
+        '(Authorization: Bearer); calls ending in -anon take the ' +
         "board's anonymous key in the body instead. State-changing calls accept an Idempotency-Key header " +
         'and are refused when sent from another site. Errors answer {errMsg, errField?}.',
     },
@@ -152,6 +162,13 @@ export function buildOpenApi(version: string, serverUrl: string): Json {
       schemas: { Error: errorBody },
       securitySchemes: {
         session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'Set by /api/login.' },
+        apiToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'An API token made by an administrator (/api/add-api-token): read-only or read-write, never ' +
+            `beyond its maker's role, at most ${API_TOKEN_CALLS_PER_MINUTE} calls a minute.`,
+        },
       },
     },
   };
