@@ -96,6 +96,10 @@ const schema = z.object({
     emptyAsUndefined,
     z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
   ),
+  WEBHOOKS_ALLOW_PRIVATE: z.preprocess(
+    emptyAsUndefined,
+    z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
+  ),
   LOG_LEVEL: z.preprocess(
     emptyAsUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -123,6 +127,11 @@ export interface Config {
   /** Sign-ups per hour from one client address (each mails an address). */
   signupsPerAddressPerHour: number;
   trustProxy: boolean;
+  /**
+   * Whether webhooks may go to private, loopback and link-local addresses, and over plain http (decision
+   * 0585): never in production unless set, always in development and tests.
+   */
+  webhooksAllowPrivate: boolean;
   logLevel: string;
 }
 
@@ -183,6 +192,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     anonymousCallsPerMinute: e.ANON_CALLS_PER_MINUTE,
     signupsPerAddressPerHour: e.SIGNUPS_PER_ADDRESS_PER_HOUR,
     trustProxy: e.TRUST_PROXY === 'true',
+    webhooksAllowPrivate:
+      e.WEBHOOKS_ALLOW_PRIVATE === undefined
+        ? e.NODE_ENV !== 'production'
+        : e.WEBHOOKS_ALLOW_PRIVATE === 'true',
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -3,6 +3,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, redactUrl, type Config } from './config.ts';
 import { openAndMigrate, type Database } from './db/index.ts';
 import { startMaintenance } from './maintenance.ts';
+import { startWebhookDelivery } from './webhooks/deliver.ts';
 
 function describeDatabaseError(config: Config, error: unknown): string {
   const where = config.database.kind === 'postgres' ? redactUrl(config.database.url) : config.database.file;
@@ -33,8 +34,10 @@ async function main() {
 
   const { app, services } = await buildApp({ config, database });
   const stopMaintenance = startMaintenance(services, app.log);
+  const stopWebhooks = startWebhookDelivery(services, app.log);
   const shutdown = async () => {
     stopMaintenance();
+    stopWebhooks();
     await app.close();
     await database.close();
     process.exit(0);

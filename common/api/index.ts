@@ -9,6 +9,7 @@ import * as cards from './cards.ts';
 import * as dashboards from './dashboards.ts';
 import * as evaluations from './evaluations.ts';
 import * as users from './users.ts';
+import * as webhooks from './webhooks.ts';
 
 export const api = {
   ...accounts,
@@ -20,6 +21,7 @@ export const api = {
   ...anonymous,
   ...dashboards,
   ...apiTokens,
+  ...webhooks,
 } as const;
 
 /** The calls by area, as the API reference (GET /api/openapi.json, /q/{org}/docs) groups them. */
@@ -33,6 +35,7 @@ export const apiAreas = {
   Anonymous: anonymous,
   Analytics: dashboards,
   'API tokens': apiTokens,
+  Webhooks: webhooks,
 } as const;
 
 export type Api = typeof api;

@@ -251,6 +251,37 @@ export interface ApiTokensTable {
   window_count: Generated<number>;
 }
 
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  org_id: number;
+  url: string;
+  description: string;
+  /** The events, comma-separated. */
+  events: string;
+  secret: string;
+  enabled: 0 | 1;
+  created_at: number;
+  deleted_at: number | null;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  org_id: number;
+  endpoint_id: number;
+  delivery_id: string;
+  event: string;
+  payload: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  created_at: number;
+  give_up_at: number;
+  next_attempt_at: number | null;
+  lease_until: number | null;
+  last_attempt_at: number | null;
+  last_status_code: number | null;
+  last_response: string | null;
+}
+
 export interface IdempotencyRecordsTable {
   id: Generated<number>;
   scope: string;
@@ -284,6 +315,8 @@ export interface DB {
   dashboard_settings: DashboardSettingsTable;
   anonymous_keys: AnonymousKeysTable;
   api_tokens: ApiTokensTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   evaluation_counts: EvaluationCountsTable;
   evaluation_totals: EvaluationTotalsTable;
   idempotency_records: IdempotencyRecordsTable;

@@ -37,6 +37,8 @@ async function snapshot(env: TestEnv, orgId: number) {
     'dashboard_settings',
     'anonymous_keys',
     'api_tokens',
+    'webhook_endpoints',
+    'webhook_deliveries',
   ] as const;
   const out: Record<string, unknown> = {
     organization: await env.db.selectFrom('organizations').selectAll().where('id', '=', orgId).execute(),

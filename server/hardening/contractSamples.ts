@@ -59,6 +59,8 @@ export async function buildFixture(env: TestEnv, options: { marker?: string; pai
     anonFeedbackId: 0,
     dashboardId: 0,
     apiTokenId: 0,
+    webhookId: 0,
+    deliveryId: 0,
   };
   if (options.paid === false) return fixture;
 
@@ -78,6 +80,18 @@ export async function buildFixture(env: TestEnv, options: { marker?: string; pai
   );
   expect(apiToken.status).toBe(200);
   fixture.apiTokenId = apiToken.body.token.id;
+  const hook = await call(
+    env,
+    'addWebhook',
+    {
+      url: `https://hooks.example.com/${tag || 'a'}`,
+      description: `Hook ${tag}`,
+      events: ['feedback.added'],
+    },
+    { cookie: team.owner.cookie },
+  );
+  expect(hook.status).toBe(200);
+  fixture.webhookId = hook.body.webhook.id;
 
   const key = async (boardID: number) => {
     const answer = await call(env, 'getAnonymousEvaluationKey', { boardID }, { cookie: team.viewer.cookie });
@@ -103,6 +117,13 @@ export async function buildFixture(env: TestEnv, options: { marker?: string; pai
     { cookie },
   );
   fixture.feedbackId = feedback.body.id;
+  const delivery = await env.db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('org_id', '=', team.org.id)
+    .where('endpoint_id', '=', fixture.webhookId)
+    .executeTakeFirstOrThrow();
+  fixture.deliveryId = delivery.id;
   fixture.openEval = (
     await call(env, 'addEvaluation', { boardID: board.id, cardID: card.id }, { cookie })
   ).body.id;
@@ -243,4 +264,20 @@ export const samples: { [N in CallName]: (t: Fixture) => RequestOf<Api[N]> } = {
   getApiTokens: () => ({}),
   addApiToken: () => ({ name: unique('Token ').slice(0, 30), access: 'write', expiresAt: null }),
   revokeApiToken: (t) => ({ id: t.apiTokenId }),
+  getWebhooks: () => ({}),
+  addWebhook: () => ({
+    url: 'https://hooks.example.com/new',
+    description: '',
+    events: ['evaluation.completed'],
+  }),
+  editWebhook: (t) => ({
+    id: t.webhookId,
+    url: 'https://hooks.example.com/edited',
+    description: 'Edited',
+    events: ['evaluation.failed'],
+    enabled: true,
+  }),
+  deleteWebhook: (t) => ({ id: t.webhookId }),
+  getWebhookDeliveries: (t) => ({ webhookID: t.webhookId }),
+  resendWebhookDelivery: (t) => ({ id: t.deliveryId }),
 };

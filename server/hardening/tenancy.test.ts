@@ -34,6 +34,8 @@ export const TENANT_TABLES = [
   'evaluation_totals',
   'anonymous_keys',
   'api_tokens',
+  'webhook_endpoints',
+  'webhook_deliveries',
 ] as const;
 
 /**
@@ -56,6 +58,10 @@ export const UNSCOPED: { pattern: RegExp; why: string }[] = [
   {
     pattern: /^select .* from "api_tokens" .*where "api_tokens"\."token_hash" = \?/,
     why: 'an API token is found by the hash of its secret; the organisation comes from the row',
+  },
+  {
+    pattern: /^select "id", "org_id" from "webhook_deliveries" where "status" = \?/,
+    why: 'the webhook queue is one for the installation: a process claims due deliveries of any organisation, then works on each by org_id and id',
   },
   {
     pattern: /^select .* from "one_time_tokens" where "token_hash" = \?/,

@@ -10,6 +10,7 @@ import { cardHandlers } from './cards/routes.ts';
 import { evaluationHandlers } from './evaluations/routes.ts';
 import { feedbackHandlers } from './feedback/routes.ts';
 import { userHandlers } from './users/routes.ts';
+import { webhookHandlers } from './webhooks/routes.ts';
 
 export const allHandlers = {
   ...accountHandlers,
@@ -22,6 +23,7 @@ export const allHandlers = {
   ...feedbackHandlers,
   ...analyticsHandlers,
   ...apiTokenHandlers,
+  ...webhookHandlers,
 };
 
 /**

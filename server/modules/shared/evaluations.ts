@@ -14,6 +14,7 @@ import type { ResultsTable } from '../../db/schema.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import { boardMessages, findLiveBoard } from './boards.ts';
 import { countEvaluation } from './evaluationCounts.ts';
+import { enqueueEvents } from './webhookEvents.ts';
 import { isOwn, mayChange, type Caller } from './caller.ts';
 import { liveCardsOfBoard } from './cards.ts';
 import { searchConditions, type SearchFilter } from './search.ts';
@@ -292,7 +293,36 @@ export async function completeEvaluation(
     { orgId: caller.orgId, boardId: evaluation.board_id, cardId: evaluation.card_id, completedAt: now, pass },
     1,
   );
+  await enqueueEvents(
+    db,
+    caller.orgId,
+    pass ? ['evaluation.completed'] : ['evaluation.completed', 'evaluation.failed'],
+    { evaluation: webhookEvaluation({ ...evaluation, completed_at: now, pass: pass ? 1 : 0 }, rows) },
+    now,
+  );
   return { complete: true };
+}
+
+/** An evaluation as a webhook tells it (docs/decisions/0585): who, where, when, the outcome and answers. */
+function webhookEvaluation(row: EvaluationRow, results: Omit<ResultRow, 'evaluation_id'>[]) {
+  return {
+    id: row.id,
+    boardID: row.board_id,
+    boardName: row.board_name,
+    cardID: row.card_id,
+    cardName: row.card_name,
+    userName: row.user_name,
+    completedTime: new Date(row.completed_at!).toISOString(),
+    pass: row.pass === 1,
+    results: results.map((r) => ({
+      item_id: r.item_id,
+      type: r.item_type,
+      pass: r.pass === null ? null : r.pass === 1,
+      na: r.na === 1,
+      text_result: r.text_result,
+      numeric_result: r.numeric_result,
+    })),
+  };
 }
 
 /** delete-evaluation: the caller's own (an administrator: any), with its results and feedback. */
