@@ -9,6 +9,7 @@ import { ANONYMOUS_CALLS_PER_MINUTE } from './http/rateLimit.ts';
 import { projectRoot } from './paths.ts';
 
 export const SIGNUPS_PER_ADDRESS_PER_HOUR_DEFAULT = 10;
+export const JOBS_POLL_SECONDS_DEFAULT = 30;
 
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
@@ -92,6 +93,15 @@ const schema = z.object({
       .min(1, 'must be at least 1')
       .default(SIGNUPS_PER_ADDRESS_PER_HOUR_DEFAULT),
   ),
+  JOBS_POLL_SECONDS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: 'must be a number of seconds' })
+      .int('must be a whole number of seconds')
+      .min(1, 'must be at least 1')
+      .max(3600, 'must be at most 3600')
+      .default(JOBS_POLL_SECONDS_DEFAULT),
+  ),
   TRUST_PROXY: z.preprocess(
     emptyAsUndefined,
     z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
@@ -122,6 +132,8 @@ export interface Config {
   anonymousCallsPerMinute: number;
   /** Sign-ups per hour from one client address (each mails an address). */
   signupsPerAddressPerHour: number;
+  /** How often each process asks the database for due periodic jobs (server/jobs/runner.ts). */
+  jobsPollSeconds: number;
   trustProxy: boolean;
   logLevel: string;
 }
@@ -182,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     anonKeyRotationMinutes: e.ANON_KEY_ROTATION_MINUTES,
     anonymousCallsPerMinute: e.ANON_CALLS_PER_MINUTE,
     signupsPerAddressPerHour: e.SIGNUPS_PER_ADDRESS_PER_HOUR,
+    jobsPollSeconds: e.JOBS_POLL_SECONDS,
     trustProxy: e.TRUST_PROXY === 'true',
     logLevel: e.LOG_LEVEL,
   };
