@@ -93,6 +93,10 @@ const schema = z.object({
       .min(1, 'must be at least 1')
       .default(SIGNUPS_PER_ADDRESS_PER_HOUR_DEFAULT),
   ),
+  METRICS_TOKEN: z.preprocess(
+    emptyAsUndefined,
+    z.string().min(16, 'must be at least 16 characters long').optional(),
+  ),
   JOBS_POLL_SECONDS: z.preprocess(
     emptyAsUndefined,
     z.coerce
@@ -132,6 +136,8 @@ export interface Config {
   anonymousCallsPerMinute: number;
   /** Sign-ups per hour from one client address (each mails an address). */
   signupsPerAddressPerHour: number;
+  /** The Bearer token GET /metrics asks for; without it there is no /metrics. */
+  metricsToken: string | undefined;
   /** How often each process asks the database for due periodic jobs (server/jobs/runner.ts). */
   jobsPollSeconds: number;
   trustProxy: boolean;
@@ -194,6 +200,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     anonKeyRotationMinutes: e.ANON_KEY_ROTATION_MINUTES,
     anonymousCallsPerMinute: e.ANON_CALLS_PER_MINUTE,
     signupsPerAddressPerHour: e.SIGNUPS_PER_ADDRESS_PER_HOUR,
+    metricsToken: e.METRICS_TOKEN,
     jobsPollSeconds: e.JOBS_POLL_SECONDS,
     trustProxy: e.TRUST_PROXY === 'true',
     logLevel: e.LOG_LEVEL,

@@ -67,7 +67,7 @@ export function registerCalls(
     app.route({
       method: call.method,
       url: call.path,
-      config: { failMsg: call.failMsg },
+      config: { failMsg: call.failMsg, call: name },
       handler: async (request, reply) => {
         const now = services.clock.now();
         const raw = call.method === 'GET' ? (request.query ?? {}) : (request.body ?? {});
