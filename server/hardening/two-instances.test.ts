@@ -175,7 +175,7 @@ describe.runIf(TEST_DIALECTS.includes('postgres'))('two app processes on one Pos
     // The windows are whole minutes: start the burst well inside one.
     const intoMinute = Date.now() % 60_000;
     if (intoMinute > 50_000) await new Promise((resolve) => setTimeout(resolve, 60_500 - intoMinute));
-    const from = { headers: { 'x-forwarded-for': '198.51.100.2' } };
+    const from = { headers: { 'x-test-client': '198.51.100.2' } };
     const answers = await Promise.all(
       Array.from({ length: 2 * ANON_LIMIT }, () => callOver(proxy.url, 'getBoardAnon', fields, from)),
     );

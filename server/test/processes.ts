@@ -118,22 +118,23 @@ export function cookieOf(answer: HttpAnswer): string {
 }
 
 /**
- * A reverse proxy that sends each request to the next upstream in turn (round robin), adding the
- * client's address to X-Forwarded-For as nginx's `proxy_add_x_forwarded_for` does, and naming the
- * upstream that answered in X-Upstream.
+ * A reverse proxy that sends each request to the next upstream in turn (round robin), setting
+ * X-Forwarded-For to the client's address (nginx: `proxy_set_header X-Forwarded-For $remote_addr`;
+ * whatever the client sent is dropped), and naming the upstream that answered in X-Upstream. Every test
+ * client is 127.0.0.1: `X-Test-Client` stands for the address of another machine.
  */
 export async function roundRobinProxy(port: number, upstreams: string[]) {
   let next = 0;
   const server = http.createServer((request, response) => {
     const index = next++ % upstreams.length;
     const target = new URL(request.url ?? '/', upstreams[index]);
-    const forwarded = request.headers['x-forwarded-for'];
-    const client = request.socket.remoteAddress ?? '';
+    const { 'x-test-client': stand, 'x-forwarded-for': _dropped, ...headers } = request.headers;
+    const client = typeof stand === 'string' ? stand : (request.socket.remoteAddress ?? '');
     const upstream = http.request(
       target,
       {
         method: request.method,
-        headers: { ...request.headers, 'x-forwarded-for': forwarded ? `${forwarded}, ${client}` : client },
+        headers: { ...headers, 'x-forwarded-for': client },
       },
       (answer) => {
         response.writeHead(answer.statusCode ?? 502, { ...answer.headers, 'x-upstream': String(index) });
