@@ -163,7 +163,9 @@ describe.runIf(TEST_DIALECTS.includes('postgres'))('PostgreSQL unreachable [post
     const cutAt = Date.now();
     phase = 'down';
     await link.down();
-    await pause(1_500);
+    // Down until at least 48 requests sent after the cut were answered (however loaded the machine is).
+    const downUntil = Date.now() + 15_000;
+    while (seen.filter((s) => s.at > cutAt + 100).length < 48 && Date.now() < downUntil) await pause(50);
     const restoredAt = Date.now();
     phase = 'back';
     await link.up();
