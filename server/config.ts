@@ -9,6 +9,7 @@ import { ANONYMOUS_CALLS_PER_MINUTE } from './http/rateLimit.ts';
 import { projectRoot } from './paths.ts';
 
 export const SIGNUPS_PER_ADDRESS_PER_HOUR_DEFAULT = 10;
+export const JOBS_POLL_SECONDS_DEFAULT = 30;
 
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
@@ -92,6 +93,19 @@ const schema = z.object({
       .min(1, 'must be at least 1')
       .default(SIGNUPS_PER_ADDRESS_PER_HOUR_DEFAULT),
   ),
+  METRICS_TOKEN: z.preprocess(
+    emptyAsUndefined,
+    z.string().min(16, 'must be at least 16 characters long').optional(),
+  ),
+  JOBS_POLL_SECONDS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: 'must be a number of seconds' })
+      .int('must be a whole number of seconds')
+      .min(1, 'must be at least 1')
+      .max(3600, 'must be at most 3600')
+      .default(JOBS_POLL_SECONDS_DEFAULT),
+  ),
   TRUST_PROXY: z.preprocess(
     emptyAsUndefined,
     z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
@@ -126,6 +140,10 @@ export interface Config {
   anonymousCallsPerMinute: number;
   /** Sign-ups per hour from one client address (each mails an address). */
   signupsPerAddressPerHour: number;
+  /** The Bearer token GET /metrics asks for; without it there is no /metrics. */
+  metricsToken: string | undefined;
+  /** How often each process asks the database for due periodic jobs (server/jobs/runner.ts). */
+  jobsPollSeconds: number;
   trustProxy: boolean;
   /**
    * Whether webhooks may go to private, loopback and link-local addresses, and over plain http (decision
@@ -191,6 +209,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     anonKeyRotationMinutes: e.ANON_KEY_ROTATION_MINUTES,
     anonymousCallsPerMinute: e.ANON_CALLS_PER_MINUTE,
     signupsPerAddressPerHour: e.SIGNUPS_PER_ADDRESS_PER_HOUR,
+    metricsToken: e.METRICS_TOKEN,
+    jobsPollSeconds: e.JOBS_POLL_SECONDS,
     trustProxy: e.TRUST_PROXY === 'true',
     webhooksAllowPrivate:
       e.WEBHOOKS_ALLOW_PRIVATE === undefined

@@ -11,9 +11,18 @@ import type { DB } from './schema.ts';
 export type { DB } from './schema.ts';
 export type Db = Kysely<DB>;
 
+/** The connections a process holds (metrics): SQLite has one, always open. */
+export interface PoolStats {
+  max: number;
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
 export interface Database {
   db: Db;
   dialect: DialectName;
+  poolStats(): PoolStats;
   close(): Promise<void>;
 }
 
@@ -47,7 +56,13 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     // discards the client on release, and the next request connects afresh.
     pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    const poolStats = () => ({
+      max: pool.options.max ?? 10,
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    });
+    return { db, dialect: 'postgres', poolStats, close: () => db.destroy() };
   }
   if (config.file !== ':memory:') mkdirSync(path.dirname(config.file), { recursive: true });
   const sqlite = new SQLite(config.file);
@@ -56,7 +71,9 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }), log });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  // Kysely serialises the statements on the one connection; who waits for it is not counted.
+  const poolStats = () => ({ max: 1, total: 1, idle: 0, waiting: 0 });
+  return { db, dialect: 'sqlite', poolStats, close: () => db.destroy() };
 }
 
 /** Opens, checks the connection and migrates: what the server does at start. */

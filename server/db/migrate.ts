@@ -5,6 +5,7 @@ import { anonymousKeys } from './migrations/0004_anonymous_keys.ts';
 import { analytics } from './migrations/0005_analytics.ts';
 import { evaluationsSearch } from './migrations/0003_evaluations.ts';
 import { evaluationTotals } from './migrations/0010_evaluation_totals.ts';
+import { scaleOut } from './migrations/0011_scale_out.ts';
 import { apiTokens } from './migrations/0016_api_tokens.ts';
 import { webhooks } from './migrations/0017_webhooks.ts';
 
@@ -16,6 +17,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0004_anonymous_keys': anonymousKeys(dialect),
     '0005_analytics': analytics(dialect),
     '0010_evaluation_totals': evaluationTotals(dialect),
+    '0011_scale_out': scaleOut(dialect),
     '0016_api_tokens': apiTokens(dialect),
     '0017_webhooks': webhooks(dialect),
   };

@@ -63,6 +63,25 @@ export interface RateLimitEventsTable {
   created_at: number;
 }
 
+/** A fixed-window counter: requests of one bucket (e.g. `anon:<address>`) in the window starting then. */
+export interface RateLimitWindowsTable {
+  bucket: string;
+  window_start: number;
+  count: number;
+}
+
+/** A periodic job's schedule and lease (server/jobs/runner.ts). */
+export interface JobRunsTable {
+  name: string;
+  next_run_at: number;
+  lease_owner: string | null;
+  lease_until: number;
+  runs: number;
+  last_started_at: number | null;
+  last_finished_at: number | null;
+  last_error: string | null;
+}
+
 export interface CheckoutsTable {
   id: Generated<number>;
   org_id: number;
@@ -303,6 +322,8 @@ export interface DB {
   sessions: SessionsTable;
   one_time_tokens: OneTimeTokensTable;
   rate_limit_events: RateLimitEventsTable;
+  rate_limit_windows: RateLimitWindowsTable;
+  job_runs: JobRunsTable;
   checkouts: CheckoutsTable;
   boards: BoardsTable;
   board_cards: BoardCardsTable;

@@ -10,7 +10,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { api, type CallDef, type CallName } from '../../common/api/index.ts';
 import { ACCESS_ROLE, ROLES, hasRole } from '../../common/roles.ts';
-import { runMaintenance } from '../maintenance.ts';
+import { runMaintenance } from '../jobs/maintenance.ts';
 import { unique } from '../test/factories.ts';
 import { call, describeEachDatabase } from '../test/harness.ts';
 import { buildFixture, samples, type Fixture } from './contractSamples.ts';

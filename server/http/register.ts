@@ -8,13 +8,14 @@ import { api, type CallDef, type CallName } from '../../common/api/index.ts';
 import { roleMayCall } from '../../common/roles.ts';
 import { resolveAnonymousActor, type AnonymousRequestFields } from '../auth/anonymous.ts';
 import { bearerToken, resolveApiToken } from '../auth/apiTokens.ts';
+import { takeWindowSlot } from '../auth/rateLimit.ts';
 import { resolveSession, sessionToken } from '../auth/sessions.ts';
 import type { Actor, CallContext, Services } from '../context.ts';
 import type { Db } from '../db/index.ts';
 import { AppError, badRequest, forbidden, tooManyRequests, unauthenticated } from '../errors.ts';
 import type { FileAnswer } from './handlers.ts';
 import { runOnce } from './idempotency.ts';
-import { AddressRateLimit, RATE_LIMITED_MESSAGE } from './rateLimit.ts';
+import { ANONYMOUS_WINDOW_MS, RATE_LIMITED_MESSAGE, anonymousBucket } from './rateLimit.ts';
 
 export const UNPAID_MESSAGE = 'Your account is unpaid.';
 export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please sign in again.';
@@ -69,13 +70,12 @@ export function registerCalls(
   services: Services,
   handlers: Partial<Record<CallName, AnyHandler>>,
 ) {
-  const anonymousLimit = new AddressRateLimit(services.config.anonymousCallsPerMinute);
   for (const [name, handler] of Object.entries(handlers) as [CallName, AnyHandler][]) {
     const call = api[name] as CallDef;
     app.route({
       method: call.method,
       url: call.path,
-      config: { failMsg: call.failMsg },
+      config: { failMsg: call.failMsg, call: name },
       handler: async (request, reply) => {
         const now = services.clock.now();
         const raw = call.method === 'GET' ? (request.query ?? {}) : (request.body ?? {});
@@ -83,7 +83,10 @@ export function registerCalls(
         // Anonymous calls need their key fields to authenticate: check their shape first.
         let input: unknown;
         if (call.access === 'anonymous') {
-          if (!anonymousLimit.take(request.ip, now)) throw tooManyRequests(RATE_LIMITED_MESSAGE);
+          const limit = services.config.anonymousCallsPerMinute;
+          const bucket = anonymousBucket(request.ip);
+          if (!(await takeWindowSlot(services.db, bucket, ANONYMOUS_WINDOW_MS, now, limit)))
+            throw tooManyRequests(RATE_LIMITED_MESSAGE);
           const parsed = call.request.safeParse(raw);
           if (!parsed.success) throw validationError(parsed.error);
           input = parsed.data;

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import type { ResultInput } from '../../../common/api/inputs.ts';
-import { runMaintenance } from '../../maintenance.ts';
+import { runMaintenance } from '../../jobs/maintenance.ts';
 import {
   buildBoard,
   buildCard,

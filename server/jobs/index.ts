@@ -1,0 +1,5 @@
+/** Every periodic job of the server, run by startJobs (runner.ts) in whichever process claims it. */
+import type { Job } from './runner.ts';
+import { maintenanceJob } from './maintenance.ts';
+
+export const allJobs: readonly Job[] = [maintenanceJob];
