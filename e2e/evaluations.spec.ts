@@ -751,3 +751,38 @@ test('each failure shows its message', async ({ page }) => {
   await expect(page.getByText('There was an error getting the excel file.')).toBeVisible();
   await expectAccessible(page, 'evaluations tab, excel refused');
 });
+
+test('an export refused while another runs for the organisation says so, and runs once that one is done', async ({
+  page,
+}) => {
+  const s = seed();
+  const team = await s.team();
+  const card = await s.card(team.org, { name: `Exported ${suffix()}` });
+  const board = await s.board(team.org, { name: `Export ${suffix()}`, cardIds: [card.id] });
+  await evaluate(team, board, card, team.evaluator, Date.now() - MINUTE);
+  // Another member's export of this organisation, running (in this or another app process).
+  await s.env.db
+    .insertInto('export_leases')
+    .values({ org_id: team.org.id, holder: 'another export', expires_at: Date.now() + 60_000 })
+    .execute();
+  await signInAs(page, team.evaluator.cookie);
+  await page.goto(`${orgPath(team)}/home/evaluations`);
+  await expect(page.getByTestId('evaluation-row')).toHaveCount(1);
+  await page.getByRole('button', { name: 'Download Excel' }).click();
+  await expect(
+    page.getByText(
+      'An export is already running for your organisation. Please try again when it has finished.',
+    ),
+  ).toBeVisible();
+  await expectAccessible(page, 'evaluations tab, export busy');
+
+  await s.env.db.deleteFrom('export_leases').where('org_id', '=', team.org.id).execute();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download Excel' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/^Checkboard_Evaluations_.+\.xlsx$/);
+  await expect(
+    page.getByText('An export is already running for your organisation.', { exact: false }),
+  ).toHaveCount(0);
+});

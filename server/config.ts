@@ -92,6 +92,15 @@ const schema = z.object({
       .min(1, 'must be at least 1')
       .default(SIGNUPS_PER_ADDRESS_PER_HOUR_DEFAULT),
   ),
+  EXPORTS_PER_PROCESS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .max(64, 'must be at most 64')
+      .default(2),
+  ),
   TRUST_PROXY: z.preprocess(
     emptyAsUndefined,
     z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
@@ -122,6 +131,8 @@ export interface Config {
   anonymousCallsPerMinute: number;
   /** Sign-ups per hour from one client address (each mails an address). */
   signupsPerAddressPerHour: number;
+  /** Excel exports running at once in this process (one per organisation across processes). */
+  exportsPerProcess: number;
   trustProxy: boolean;
   logLevel: string;
 }
@@ -182,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     anonKeyRotationMinutes: e.ANON_KEY_ROTATION_MINUTES,
     anonymousCallsPerMinute: e.ANON_CALLS_PER_MINUTE,
     signupsPerAddressPerHour: e.SIGNUPS_PER_ADDRESS_PER_HOUR,
+    exportsPerProcess: e.EXPORTS_PER_PROCESS,
     trustProxy: e.TRUST_PROXY === 'true',
     logLevel: e.LOG_LEVEL,
   };

@@ -234,6 +234,13 @@ export interface AppSettingsTable {
   value: string;
 }
 
+/** One running export per organisation (decision 0621). */
+export interface ExportLeasesTable {
+  org_id: number;
+  holder: string;
+  expires_at: number;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -254,4 +261,5 @@ export interface DB {
   evaluation_counts: EvaluationCountsTable;
   idempotency_records: IdempotencyRecordsTable;
   app_settings: AppSettingsTable;
+  export_leases: ExportLeasesTable;
 }
