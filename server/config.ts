@@ -106,6 +106,15 @@ const schema = z.object({
       .max(3600, 'must be at most 3600')
       .default(JOBS_POLL_SECONDS_DEFAULT),
   ),
+  EXPORTS_PER_PROCESS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .max(64, 'must be at most 64')
+      .default(2),
+  ),
   TRUST_PROXY: z.preprocess(
     emptyAsUndefined,
     z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
@@ -144,6 +153,8 @@ export interface Config {
   metricsToken: string | undefined;
   /** How often each process asks the database for due periodic jobs (server/jobs/runner.ts). */
   jobsPollSeconds: number;
+  /** Excel exports running at once in this process (one per organisation across processes). */
+  exportsPerProcess: number;
   trustProxy: boolean;
   /**
    * Whether webhooks may go to private, loopback and link-local addresses, and over plain http (decision
@@ -211,6 +222,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signupsPerAddressPerHour: e.SIGNUPS_PER_ADDRESS_PER_HOUR,
     metricsToken: e.METRICS_TOKEN,
     jobsPollSeconds: e.JOBS_POLL_SECONDS,
+    exportsPerProcess: e.EXPORTS_PER_PROCESS,
     trustProxy: e.TRUST_PROXY === 'true',
     webhooksAllowPrivate:
       e.WEBHOOKS_ALLOW_PRIVATE === undefined

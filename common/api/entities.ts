@@ -72,6 +72,16 @@ export const evaluation = z.object({
 });
 export type Evaluation = z.infer<typeof evaluation>;
 
+/** A card's local day on the board view whose evaluations get-evaluations lists only in part: its totals. */
+export const boardDayTotals = z.object({
+  cardID: id,
+  /** The local calendar date, YYYY-MM-DD, in the request's time zone. */
+  date: z.string(),
+  pass: z.number().int(),
+  fail: z.number().int(),
+});
+export type BoardDayTotals = z.infer<typeof boardDayTotals>;
+
 export const feedback = z.object({
   id,
   evalID: id.nullable(),

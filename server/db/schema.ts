@@ -316,6 +316,13 @@ export interface AppSettingsTable {
   value: string;
 }
 
+/** One running export per organisation (decision 0621). */
+export interface ExportLeasesTable {
+  org_id: number;
+  holder: string;
+  expires_at: number;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -342,4 +349,5 @@ export interface DB {
   evaluation_totals: EvaluationTotalsTable;
   idempotency_records: IdempotencyRecordsTable;
   app_settings: AppSettingsTable;
+  export_leases: ExportLeasesTable;
 }

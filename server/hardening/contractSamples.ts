@@ -226,7 +226,7 @@ export const samples: { [N in CallName]: (t: Fixture) => RequestOf<Api[N]> } = {
     content: 'Changed feedback',
   }),
   getEvaluation: (t) => ({ evalID: t.completedEval }),
-  getEvaluations: (t) => ({ boardID: t.board.id, startDateTime: SINCE }),
+  getEvaluations: (t) => ({ boardID: t.board.id, startDateTime: SINCE, timeZone: 'Europe/Berlin' }),
   getExcel: () => ({ isEditing: true }),
   getFeedbackByEvaluationId: (t) => ({ evaluationID: t.completedEval }),
   getFeedbackExcel: () => ({ isEditing: true }),

@@ -13,6 +13,7 @@ import { resolveSession, sessionToken } from '../auth/sessions.ts';
 import type { Actor, CallContext, Services } from '../context.ts';
 import type { Db } from '../db/index.ts';
 import { AppError, badRequest, forbidden, tooManyRequests, unauthenticated } from '../errors.ts';
+import { ExportSlots, releasingStream } from './exportSlots.ts';
 import type { FileAnswer } from './handlers.ts';
 import { runOnce } from './idempotency.ts';
 import { ANONYMOUS_WINDOW_MS, RATE_LIMITED_MESSAGE, anonymousBucket } from './rateLimit.ts';
@@ -70,6 +71,7 @@ export function registerCalls(
   services: Services,
   handlers: Partial<Record<CallName, AnyHandler>>,
 ) {
+  const exportSlots = new ExportSlots(services.db, services.clock, services.config.exportsPerProcess);
   for (const [name, handler] of Object.entries(handlers) as [CallName, AnyHandler][]) {
     const call = api[name] as CallDef;
     app.route({
@@ -133,9 +135,23 @@ export function registerCalls(
           }
         };
 
+        if (call.file) {
+          // Exports are heavy: one per organisation and a few per process at a time (decision 0621).
+          const release = await exportSlots.claim(actor!.orgId, request.log);
+          let answer: FileAnswer;
+          try {
+            answer = (await handler(input as never, context(services.db) as never)) as FileAnswer;
+          } catch (error) {
+            await release();
+            throw error;
+          }
+          return sendFile(reply, {
+            file: { ...answer.file, body: releasingStream(answer.file.body, release) },
+          });
+        }
+
         if (!call.mutates || call.atomic === false) {
           const answer = await handler(input as never, context(services.db) as never);
-          if (call.file) return sendFile(reply, answer as FileAnswer);
           const presented = present(answer);
           await runAfterCommit();
           return presented;
