@@ -2,7 +2,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, redactUrl, type Config } from './config.ts';
 import { openAndMigrate, type Database } from './db/index.ts';
-import { startMaintenance } from './maintenance.ts';
+import { startActionReminders, startMaintenance } from './maintenance.ts';
 
 function describeDatabaseError(config: Config, error: unknown): string {
   const where = config.database.kind === 'postgres' ? redactUrl(config.database.url) : config.database.file;
@@ -33,8 +33,10 @@ async function main() {
 
   const { app, services } = await buildApp({ config, database });
   const stopMaintenance = startMaintenance(services, app.log);
+  const stopActionReminders = startActionReminders(services, app.log);
   const shutdown = async () => {
     stopMaintenance();
+    stopActionReminders();
     await app.close();
     await database.close();
     process.exit(0);

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { IDEMPOTENCY_TTL_MS, UNFINISHED_EVALUATION_PURGE_MS } from '../common/constants.ts';
 import { purgeExpiredSessions } from './auth/sessions.ts';
 import type { Services } from './context.ts';
+import { sendActionReminders } from './modules/actions/reminders.ts';
 
 const HOUR = 60 * 60_000;
 
@@ -35,6 +36,36 @@ export function startMaintenance(services: Services, log: FastifyBaseLogger): ()
     runMaintenance(services).catch((error) => log.error({ err: error }, 'maintenance failed'));
   const first = setTimeout(run, 10_000);
   const timer = setInterval(run, HOUR);
+  first.unref();
+  timer.unref();
+  return () => {
+    clearTimeout(first);
+    clearInterval(timer);
+  };
+}
+
+/** How often the action reminders look for actions due today or overdue (docs/decisions/0671). */
+export const ACTION_REMINDERS_EVERY_MS = 10 * 60_000;
+
+/**
+ * The action reminders' timer, in the app process. Each run claims its reminders in the database, so two
+ * instances may run it at once; without SMTP_URL it says so once and stays quiet.
+ */
+export function startActionReminders(services: Services, log: FastifyBaseLogger): () => void {
+  if (!services.config.smtpUrl) {
+    log.info('action reminders are off: mail is not configured (set SMTP_URL)');
+    return () => {};
+  }
+  const run = () =>
+    sendActionReminders(services, services.clock.now())
+      .then((outcome) => {
+        for (const error of outcome.errors) log.error({ err: error }, 'action reminder not sent');
+        if (outcome.due || outcome.overdue)
+          log.info({ due: outcome.due, overdue: outcome.overdue }, 'action reminders sent');
+      })
+      .catch((error: unknown) => log.error({ err: error }, 'action reminders failed'));
+  const first = setTimeout(run, 30_000);
+  const timer = setInterval(run, ACTION_REMINDERS_EVERY_MS);
   first.unref();
   timer.unref();
   return () => {

@@ -1,6 +1,7 @@
 /** The whole API contract (SPEC §7 plus the additions docs/product-decisions.md and docs/decisions/ name). */
 import '../zod-messages.ts';
 import * as accounts from './accounts.ts';
+import * as actions from './actions.ts';
 import * as anonymous from './anonymous.ts';
 import * as billing from './billing.ts';
 import * as boards from './boards.ts';
@@ -18,11 +19,13 @@ export const api = {
   ...evaluations,
   ...anonymous,
   ...dashboards,
+  ...actions,
 } as const;
 
 export type Api = typeof api;
 export type CallName = keyof Api;
 
+export * from './actionTypes.ts';
 export * from './define.ts';
 export * from './entities.ts';
 export * from './inputs.ts';

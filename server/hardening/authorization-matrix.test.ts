@@ -36,6 +36,8 @@ async function snapshot(env: TestEnv, orgId: number) {
     'dashboards',
     'dashboard_settings',
     'anonymous_keys',
+    'actions',
+    'action_history',
   ] as const;
   const out: Record<string, unknown> = {
     organization: await env.db.selectFrom('organizations').selectAll().where('id', '=', orgId).execute(),

@@ -1,6 +1,7 @@
 /** Every module's handlers, registered from the contract by app.ts. */
 import type { CallName } from '../../common/api/index.ts';
 import { accountHandlers } from './accounts/routes.ts';
+import { actionHandlers } from './actions/routes.ts';
 import { analyticsHandlers } from './analytics/routes.ts';
 import { anonymousHandlers } from './anonymous/routes.ts';
 import { billingHandlers } from './billing/routes.ts';
@@ -20,6 +21,7 @@ export const allHandlers = {
   ...evaluationHandlers,
   ...feedbackHandlers,
   ...analyticsHandlers,
+  ...actionHandlers,
 };
 
 /**
