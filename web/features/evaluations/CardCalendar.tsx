@@ -6,6 +6,7 @@ import type { Card, Evaluation } from '../../../common/api/index.ts';
 import { type CalendarDay, evaluationsByDay } from './calendar.ts';
 import classes from './CardCalendar.module.css';
 import { SquareGroups } from './EvaluationSquare.tsx';
+import { OpenActionsBadge } from './OpenActionsBadge.tsx';
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
@@ -70,6 +71,7 @@ export function CardCalendar({
           {shown.length - failed} pass · {failed} fail
         </Text>
       </Group>
+      <OpenActionsBadge cardID={card.id} />
       <table className={classes.calendar}>
         <caption className="visually-hidden">{card.name}: evaluations by day</caption>
         <thead>
