@@ -6,7 +6,7 @@ export function OpenActionsBadge({ cardID }: { cardID: number }) {
   const open = useActionSlots().openForCard(cardID);
   if (!open) return null;
   return (
-    <Badge variant="outline" color="yellow.9" size="sm" mb={6} data-testid="open-actions" tt="none">
+    <Badge variant="default" size="sm" mb={6} data-testid="open-actions" tt="none">
       <span aria-hidden="true">⚑&nbsp;</span>
       {openActionsText(open)}
     </Badge>
