@@ -106,3 +106,68 @@ test('an evaluator raises an action from a failed item; the assignee is mailed a
   await expect(page.getByTestId('square')).not.toHaveAttribute('data-actions', 'true');
   await expect(page.getByTestId('open-actions')).toHaveCount(0);
 });
+
+test('an administrator raises an action on a board, sees all actions, edits and cancels it; a viewer sees none', async ({
+  page,
+}) => {
+  const s = seed();
+  const team = await s.team();
+  const card = await s.card(team.org, { name: `Floor check ${suffix()}` });
+  const board = await s.board(team.org, { name: `Dock ${suffix()}`, cardIds: [card.id] });
+  const org = `/q/${encodeURIComponent(team.org.name)}`;
+
+  // A viewer has no Actions tab, and its address is not a page for them.
+  await signInAs(page, team.viewer.cookie);
+  await page.goto(`${org}/home`);
+  await expect(page.getByRole('tab', { name: 'Boards' })).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Actions' })).toHaveCount(0);
+  await page.goto(`${org}/home/actions`);
+  await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
+
+  // The administrator raises one on the board, without an evaluation, assigned to the evaluator.
+  await page.goto('about:blank');
+  await page.context().clearCookies();
+  await signInAs(page, team.admin.cookie);
+  await page.goto(`${org}/boards/${encodeURIComponent(board.name)}`);
+  await page.getByRole('button', { name: 'Raise action on this board' }).click();
+  const form = page.getByRole('dialog', { name: 'Raise action' });
+  await expect(form.getByLabel('Title')).toHaveValue('');
+  await form.getByLabel('Title').fill('Repaint the dock markings');
+  await form.getByLabel('Assigned to').selectOption({ label: team.evaluator.email });
+  await form.getByLabel('Due date').fill('2020-03-01');
+  await form.getByRole('button', { name: 'Raise action' }).click();
+  await expect(form).toBeHidden();
+
+  // "My actions" holds what one raised; "All actions" everything; the overdue one says so.
+  await page.goto(`${org}/home/actions`);
+  const row = page.getByTestId('action-row');
+  await expect(row).toHaveCount(1);
+  await page.getByRole('radiogroup', { name: 'Whose actions' }).getByText('All actions').click();
+  await expect(row).toHaveCount(1);
+  await expect(row.getByTestId('overdue')).toHaveText(/Overdue/);
+  await expect(row).toContainText(`Assigned to ${team.evaluator.email}`);
+  await expectAccessible(page, 'actions tab, all actions, overdue');
+
+  // Edit: a new due date and priority, recorded in the history.
+  await row.getByRole('button', { name: 'Open Repaint the dock markings' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Repaint the dock markings' });
+  await dialog.getByRole('button', { name: 'Edit' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit action' });
+  await edit.getByLabel('Due date').fill('2099-06-30');
+  await edit.getByLabel('Priority').selectOption('Low');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(edit).toBeHidden();
+  await expect(dialog.getByTestId('history-entry').last()).toContainText('Due date: 2020-03-01 → 2099-06-30');
+  await expect(dialog.getByTestId('overdue')).toHaveCount(0);
+
+  // Cancel, with a note.
+  await dialog.getByRole('button', { name: 'Cancel action' }).click();
+  await dialog.getByLabel('Why is it cancelled? (optional)').fill('Dock closes next month.');
+  await dialog.getByRole('button', { name: 'Cancel action' }).click();
+  await expect(dialog.getByText('Cancelled', { exact: true }).first()).toBeVisible();
+  await expect(dialog.getByTestId('history-entry')).toHaveCount(3);
+  await expectAccessible(page, 'a cancelled action');
+  await page.keyboard.press('Escape');
+  await page.getByLabel('Status').selectOption('Cancelled');
+  await expect(row).toHaveCount(1);
+});
