@@ -38,6 +38,7 @@ async function snapshot(env: TestEnv, orgId: number) {
     'anonymous_keys',
     'actions',
     'action_history',
+    'api_tokens',
   ] as const;
   const out: Record<string, unknown> = {
     organization: await env.db.selectFrom('organizations').selectAll().where('id', '=', orgId).execute(),

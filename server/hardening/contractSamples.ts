@@ -60,6 +60,7 @@ export async function buildFixture(env: TestEnv, options: { marker?: string; pai
     dashboardId: 0,
     failedEval: 0,
     actionId: 0,
+    apiTokenId: 0,
   };
   if (options.paid === false) return fixture;
 
@@ -71,6 +72,14 @@ export async function buildFixture(env: TestEnv, options: { marker?: string; pai
   );
   expect(dashboard.status).toBe(200);
   fixture.dashboardId = dashboard.body.dashboard.id;
+  const apiToken = await call(
+    env,
+    'addApiToken',
+    { name: `Token ${tag}`.slice(0, 30), access: 'read', expiresAt: null },
+    { cookie: team.owner.cookie },
+  );
+  expect(apiToken.status).toBe(200);
+  fixture.apiTokenId = apiToken.body.token.id;
 
   const key = async (boardID: number) => {
     const answer = await call(env, 'getAnonymousEvaluationKey', { boardID }, { cookie: team.viewer.cookie });
@@ -283,4 +292,7 @@ export const samples: { [N in CallName]: (t: Fixture) => RequestOf<Api[N]> } = {
   getActionsExcel: () => ({ scope: 'all' }),
   getActionAssignees: () => ({}),
   getBoardActionCounts: (t) => ({ boardID: t.board.id }),
+  getApiTokens: () => ({}),
+  addApiToken: () => ({ name: unique('Token ').slice(0, 30), access: 'write', expiresAt: null }),
+  revokeApiToken: (t) => ({ id: t.apiTokenId }),
 };
