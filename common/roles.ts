@@ -89,6 +89,7 @@ export const show = {
   feedbackTab: (role: Role) => hasRole(role, 'evaluator'),
   usersTab: (role: Role) => hasRole(role, 'admin'),
   analytics: (role: Role) => hasRole(role, 'admin'),
+  apiTokens: (role: Role) => hasRole(role, 'admin'),
   accountSettings: (role: Role) => role === 'owner',
   editModeToggle: (role: Role) => hasRole(role, 'admin'),
   evaluateButtons: (role: Role) => hasRole(role, 'evaluator'),

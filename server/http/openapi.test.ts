@@ -7,6 +7,7 @@ import { OPENAPI_PATH } from './openapi.ts';
 
 type Operation = {
   operationId: string;
+  description: string;
   tags: string[];
   'x-access': string;
   'x-fail-message': string;

@@ -3,8 +3,13 @@ import { useDeferredValue, useMemo, useState } from 'react';
 import { ErrorText } from '../../components/ErrorText.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { Page } from '../../components/Page.tsx';
+import { roleOf, show } from '../../../common/roles.ts';
+import { useUserData } from '../../lib/queries.ts';
+import { ApiTokens } from './ApiTokens.tsx';
 import { entriesByArea, matches, OPENAPI_URL, useOpenApi, type Entry } from './api.ts';
 import { fieldsOf, type JsonSchema } from './schema.ts';
+
+const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 
 const METHOD_COLOURS: Record<string, string> = { GET: 'teal.9', POST: 'blue.8', DELETE: 'red.9' };
 
@@ -103,6 +108,7 @@ function Call({ entry }: { entry: Entry }) {
 /** /q/{org}/docs: the API reference, read from the OpenAPI document the server generates (decision 0583). */
 export function DocsPage() {
   const openApi = useOpenApi();
+  const { data: user } = useUserData();
   const [filter, setFilter] = useState('');
   const deferred = useDeferredValue(filter);
   const areas = useMemo(
@@ -123,6 +129,7 @@ export function DocsPage() {
         is generated from the same contract the server checks requests with, and available as{' '}
         <Anchor href={OPENAPI_URL}>OpenAPI 3.1 (JSON)</Anchor> for your own tools.
       </Text>
+      {user && show.apiTokens(roleOf(user)) && <ApiTokens />}
       {openApi.isPending && <Loading label="Loading the API reference" />}
       {openApi.isError && <ErrorText message={openApi.error.message} />}
       {openApi.data && (
@@ -141,8 +148,8 @@ export function DocsPage() {
             {shown === 1 ? '1 call' : `${shown} calls`}
           </Text>
           {areas.map(([area, entries]) => (
-            <section key={area} aria-labelledby={`area-${area}`}>
-              <Title order={2} size="h3" id={`area-${area}`} mb="xs">
+            <section key={area} aria-labelledby={`area-${slug(area)}`}>
+              <Title order={2} size="h3" id={`area-${slug(area)}`} mb="xs">
                 {area}
               </Title>
               <Accordion variant="separated" multiple>

@@ -3,6 +3,9 @@
  * (GET /api/openapi.json). It changes only with a new version of the app, so it is read once per visit.
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../common/api/index.ts';
+import { callApi } from '../../lib/api.ts';
+import { useCallMutation } from '../../lib/mutation.ts';
 import type { JsonSchema } from './schema.ts';
 
 export const OPENAPI_URL = '/api/openapi.json';
@@ -70,3 +73,15 @@ export function matches(entry: Entry, filter: string): boolean {
   const text = `${entry.path} ${entry.operation.operationId} ${entry.operation.description}`.toLowerCase();
   return words.every((w) => text.includes(w));
 }
+
+export const apiTokenKeys = { all: ['api-tokens'] as const };
+
+export const apiTokensQuery = () =>
+  queryOptions({
+    queryKey: apiTokenKeys.all,
+    queryFn: () => callApi(api.getApiTokens, {}),
+  });
+export const useApiTokens = (enabled: boolean) => useQuery({ ...apiTokensQuery(), enabled });
+export const useAddApiToken = () => useCallMutation(api.addApiToken, { invalidates: [apiTokenKeys.all] });
+export const useRevokeApiToken = () =>
+  useCallMutation(api.revokeApiToken, { invalidates: [apiTokenKeys.all] });
