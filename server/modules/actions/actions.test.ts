@@ -374,6 +374,22 @@ describeEachDatabase('corrective actions', (env) => {
     const row = (await rowsOf(env, s.team.org.id)).actions[0]!;
     expect(row.due_reminded_at).toBeNull();
     expect(mailsTo(env, other.email).at(-1)?.subject).toBe('Action assigned to you: Guards refitted');
+    // A new assignee alone also gets the reminders again; a new title does not.
+    await env.db.updateTable('actions').set({ due_reminded_at: 1 }).where('id', '=', action.id).execute();
+    await call(
+      env,
+      'editAction',
+      { ...edit, title: 'Guards refitted twice' },
+      { cookie: s.team.evaluator.cookie },
+    );
+    expect((await rowsOf(env, s.team.org.id)).actions[0]!.due_reminded_at).toBe(1);
+    await call(
+      env,
+      'editAction',
+      { ...edit, assigneeID: s.team.admin.id },
+      { cookie: s.team.evaluator.cookie },
+    );
+    expect((await rowsOf(env, s.team.org.id)).actions[0]!.due_reminded_at).toBeNull();
     // The old assignee no longer sees it.
     expect(
       await call(env, 'getAction', { actionID: action.id }, { cookie: s.assignee.cookie }),

@@ -348,7 +348,8 @@ export async function editAction(
   compare('Priority', row.priority, input.priority);
   if (!changes.length) return { action: presentAction(viewer, row, now), notify: false };
 
-  const dueChanged = row.due_date !== input.dueDate;
+  // A new due date, or a new assignee, gets its own reminders.
+  const remindAgain = row.due_date !== input.dueDate || assignee.id !== row.assignee_id;
   const updated = await db
     .updateTable('actions')
     .set({
@@ -358,8 +359,7 @@ export async function editAction(
       due_date: input.dueDate,
       priority: input.priority,
       updated_at: now,
-      // A new due date gets its own reminders.
-      ...(dueChanged ? { due_reminded_at: null, overdue_reminded_at: null } : {}),
+      ...(remindAgain ? { due_reminded_at: null, overdue_reminded_at: null } : {}),
     })
     .where('org_id', '=', viewer.orgId)
     .where('id', '=', row.id)
