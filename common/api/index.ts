@@ -1,6 +1,7 @@
 /** The whole API contract (SPEC §7 plus the additions docs/product-decisions.md and docs/decisions/ name). */
 import '../zod-messages.ts';
 import * as accounts from './accounts.ts';
+import * as actions from './actions.ts';
 import * as anonymous from './anonymous.ts';
 import * as apiTokens from './apiTokens.ts';
 import * as billing from './billing.ts';
@@ -20,6 +21,7 @@ export const api = {
   ...evaluations,
   ...anonymous,
   ...dashboards,
+  ...actions,
   ...apiTokens,
   ...webhooks,
 } as const;
@@ -34,6 +36,7 @@ export const apiAreas = {
   Evaluations: evaluations,
   Anonymous: anonymous,
   Analytics: dashboards,
+  Actions: actions,
   'API tokens': apiTokens,
   Webhooks: webhooks,
 } as const;
@@ -41,6 +44,7 @@ export const apiAreas = {
 export type Api = typeof api;
 export type CallName = keyof Api;
 
+export * from './actionTypes.ts';
 export * from './define.ts';
 export * from './entities.ts';
 export * from './inputs.ts';

@@ -5,6 +5,7 @@
 import type { Generated } from 'kysely';
 import type { Role } from '../../common/roles.ts';
 import type { CardItemType } from '../../common/api/entities.ts';
+import type { ActionPriority, ActionStatus } from '../../common/actions.ts';
 
 type Bool = 0 | 1;
 
@@ -311,6 +312,48 @@ export interface IdempotencyRecordsTable {
   created_at: number;
 }
 
+/** Corrective actions (issue 12, migration 0015). Status and priority are stored as the wire's words. */
+export interface ActionsTable {
+  id: Generated<number>;
+  org_id: number;
+  board_id: number;
+  board_name: string;
+  evaluation_id: number | null;
+  card_id: number | null;
+  card_name: string | null;
+  item_id: number | null;
+  title: string;
+  description: string;
+  status: ActionStatus;
+  priority: ActionPriority;
+  /** YYYY-MM-DD, a day in time_zone. */
+  due_date: string;
+  time_zone: string;
+  assignee_id: number;
+  raised_by_id: number;
+  raised_by_name: string;
+  close_note: string | null;
+  closed_at: number | null;
+  created_at: number;
+  updated_at: number;
+  /** The reminders' claims: set by the one process that sends each (docs/decisions/0671). */
+  due_reminded_at: number | null;
+  overdue_reminded_at: number | null;
+}
+
+export interface ActionHistoryTable {
+  id: Generated<number>;
+  org_id: number;
+  action_id: number;
+  user_id: number | null;
+  user_name: string;
+  event: 'Raised' | 'Edited' | 'Done' | 'Cancelled';
+  /** JSON: [{field, from, to}]. */
+  changes: string;
+  note: string | null;
+  created_at: number;
+}
+
 export interface AppSettingsTable {
   name: string;
   value: string;
@@ -350,4 +393,6 @@ export interface DB {
   idempotency_records: IdempotencyRecordsTable;
   app_settings: AppSettingsTable;
   export_leases: ExportLeasesTable;
+  actions: ActionsTable;
+  action_history: ActionHistoryTable;
 }

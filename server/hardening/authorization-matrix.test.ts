@@ -36,6 +36,8 @@ async function snapshot(env: TestEnv, orgId: number) {
     'dashboards',
     'dashboard_settings',
     'anonymous_keys',
+    'actions',
+    'action_history',
     'api_tokens',
     'webhook_endpoints',
     'webhook_deliveries',

@@ -58,6 +58,8 @@ export async function buildFixture(env: TestEnv, options: { marker?: string; pai
     anonEval: 0,
     anonFeedbackId: 0,
     dashboardId: 0,
+    failedEval: 0,
+    actionId: 0,
     apiTokenId: 0,
     webhookId: 0,
     deliveryId: 0,
@@ -138,6 +140,32 @@ export async function buildFixture(env: TestEnv, options: { marker?: string; pai
   });
   expect(anonFeedback.status).toBe(200);
   fixture.anonFeedbackId = anonFeedback.body.id;
+
+  // A failed evaluation and a corrective action raised from it by the evaluator, assigned to the admin.
+  fixture.failedEval = (
+    await call(env, 'addEvaluation', { boardID: board.id, cardID: card.id }, { cookie })
+  ).body.id;
+  const failed = [{ item_id: card.itemIds[1]!, pass: false }];
+  expect(
+    (await call(env, 'addResults', { evalID: fixture.failedEval, results: failed }, { cookie })).status,
+  ).toBe(200);
+  const raised = await call(
+    env,
+    'addAction',
+    {
+      boardID: board.id,
+      evalID: fixture.failedEval,
+      itemID: card.itemIds[1]!,
+      title: `Fix guards ${tag}`,
+      description: `Loose guard ${tag}`,
+      assigneeID: team.admin.id,
+      dueDate: '2026-02-01',
+      priority: 'High',
+    },
+    { cookie },
+  );
+  expect(raised.status).toBe(200);
+  fixture.actionId = raised.body.action.id;
   return fixture;
 }
 export type Fixture = Awaited<ReturnType<typeof buildFixture>>;
@@ -261,6 +289,30 @@ export const samples: { [N in CallName]: (t: Fixture) => RequestOf<Api[N]> } = {
   getDashboards: () => ({}),
   getReport: (t) => ({ setting: { ...setting, board_id: t.board.id }, timeZone: 'UTC' }),
   setDefaultDashboard: (t) => ({ ID: t.dashboardId }),
+  addAction: (t) => ({
+    boardID: t.board.id,
+    evalID: t.failedEval,
+    itemID: t.card.itemIds[1]!,
+    title: 'Matrix action',
+    assigneeID: t.evaluator.id,
+    dueDate: '2026-03-01',
+    priority: 'Low',
+  }),
+  editAction: (t) => ({
+    actionID: t.actionId,
+    title: 'Matrix action edited',
+    description: '',
+    assigneeID: t.admin.id,
+    dueDate: '2026-03-02',
+    priority: 'Medium',
+  }),
+  completeAction: (t) => ({ actionID: t.actionId, note: 'Matrix fixed' }),
+  cancelAction: (t) => ({ actionID: t.actionId, note: 'Matrix cancelled' }),
+  getAction: (t) => ({ actionID: t.actionId }),
+  getActions: () => ({ scope: 'all' }),
+  getActionsExcel: () => ({ scope: 'all' }),
+  getActionAssignees: () => ({}),
+  getBoardActionCounts: (t) => ({ boardID: t.board.id }),
   getApiTokens: () => ({}),
   addApiToken: () => ({ name: unique('Token ').slice(0, 30), access: 'write', expiresAt: null }),
   revokeApiToken: (t) => ({ id: t.apiTokenId }),

@@ -11,6 +11,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { api, type CallDef, type CallName } from '../../common/api/index.ts';
 import { ACCESS_ROLE, ROLES, hasRole } from '../../common/roles.ts';
 import { runMaintenance } from '../jobs/maintenance.ts';
+import { sendActionReminders } from '../modules/actions/reminders.ts';
 import { unique } from '../test/factories.ts';
 import { call, describeEachDatabase } from '../test/harness.ts';
 import { buildFixture, samples, type Fixture } from './contractSamples.ts';
@@ -33,6 +34,8 @@ export const TENANT_TABLES = [
   'evaluation_counts',
   'evaluation_totals',
   'anonymous_keys',
+  'actions',
+  'action_history',
   'api_tokens',
   'webhook_endpoints',
   'webhook_deliveries',
@@ -71,6 +74,11 @@ export const UNSCOPED: { pattern: RegExp; why: string }[] = [
     pattern:
       /^delete from "(sessions|one_time_tokens|evaluations)" where \(?"(idle_expires_at|expires_at|completed_at)"/,
     why: 'maintenance purges what has expired in every organisation',
+  },
+  {
+    pattern:
+      /^select .* from "actions" inner join "users" .* inner join "organizations" .*where "actions"\."status" = \?/,
+    why: 'the action reminders scan the open actions of every organisation (each claim then names its organisation)',
   },
 ];
 
@@ -140,6 +148,14 @@ describeEachDatabase(
       }
       recording = 'maintenance';
       await runMaintenance(env.services);
+      // An overdue action, so the reminders scan, claim and send.
+      await call(
+        env,
+        'addAction',
+        { ...samples.addAction(a), dueDate: '2020-01-01' },
+        { cookie: a.evaluator.cookie },
+      );
+      await sendActionReminders(env.services, env.clock.now());
       recording = null;
       expect(recorded.size).toBeGreaterThan(50);
     });

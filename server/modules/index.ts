@@ -1,6 +1,7 @@
 /** Every module's handlers, registered from the contract by app.ts. */
 import type { CallName } from '../../common/api/index.ts';
 import { accountHandlers } from './accounts/routes.ts';
+import { actionHandlers } from './actions/routes.ts';
 import { analyticsHandlers } from './analytics/routes.ts';
 import { anonymousHandlers } from './anonymous/routes.ts';
 import { apiTokenHandlers } from './apiTokens/routes.ts';
@@ -22,6 +23,7 @@ export const allHandlers = {
   ...evaluationHandlers,
   ...feedbackHandlers,
   ...analyticsHandlers,
+  ...actionHandlers,
   ...apiTokenHandlers,
   ...webhookHandlers,
 };

@@ -9,6 +9,7 @@ import type { BoardDayTotals, Card, Evaluation } from '../../../common/api/index
 import { type CalendarDay, type DayTotals, dayTotals, evaluationsByDay, moreDaysOf } from './calendar.ts';
 import classes from './CardCalendar.module.css';
 import { SquareGroups } from './EvaluationSquare.tsx';
+import { OpenActionsBadge } from './OpenActionsBadge.tsx';
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
@@ -95,6 +96,7 @@ export function CardCalendar({
           {passed} pass · {failed} fail
         </Text>
       </Group>
+      <OpenActionsBadge cardID={card.id} />
       <table className={classes.calendar}>
         <caption className="visually-hidden">{card.name}: evaluations by day</caption>
         <thead>

@@ -4,6 +4,7 @@ import type { Evaluation, Result } from '../../../common/api/index.ts';
 import { RichText } from '../../components/RichText.tsx';
 import { formatDateTime } from '../../shared/format.ts';
 import { ResultBadge } from './ResultBadge.tsx';
+import { useActionSlots } from '../../shared/actionSlots.tsx';
 
 function Answer({ result }: { result: Result }) {
   if (result.type === 'pass_fail') {
@@ -34,7 +35,8 @@ function Answer({ result }: { result: Result }) {
   return null;
 }
 
-function ResultRow({ result }: { result: Result }) {
+function ResultRow({ result, evaluation }: { result: Result; evaluation: Evaluation }) {
+  const { FailedItemControl } = useActionSlots();
   if (result.type === 'instruction' || result.type === 'none') {
     return (
       <li data-testid="result" style={{ listStyle: 'none' }}>
@@ -53,6 +55,18 @@ function ResultRow({ result }: { result: Result }) {
         <RichText html={result.content} fz="sm" style={{ minWidth: 0, flex: 1 }} />
         <Answer result={result} />
       </Group>
+      {FailedItemControl && result.type === 'pass_fail' && result.pass === false && !result.na && (
+        <Group justify="flex-end" px="xs" mt={4}>
+          <FailedItemControl
+            item={{
+              boardID: evaluation.boardID,
+              evalID: evaluation.ID,
+              itemID: result.item_id,
+              content: result.content,
+            }}
+          />
+        </Group>
+      )}
     </li>
   );
 }
@@ -78,7 +92,7 @@ export function EvaluationDetails({ evaluation }: { evaluation: Evaluation }) {
       {results.length > 0 ? (
         <Stack component="ol" gap="xs" p={0} m={0} aria-label="Results">
           {results.map((result) => (
-            <ResultRow key={result.item_id} result={result} />
+            <ResultRow key={result.item_id} result={result} evaluation={evaluation} />
           ))}
         </Stack>
       ) : (

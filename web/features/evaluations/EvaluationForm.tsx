@@ -9,6 +9,7 @@ import { ErrorText } from '../../components/ErrorText.tsx';
 import { noAnswers, toResults, unanswered, passes, type Answers } from './answers.ts';
 import classes from './EvaluationForm.module.css';
 import { Instruction, NumericQuestion, PassFailQuestion, TextQuestion } from './Questions.tsx';
+import { useActionSlots } from '../../shared/actionSlots.tsx';
 
 export const missingMessage = (count: number) =>
   `Answer every Pass/Fail check before submitting: ${count} ${count === 1 ? 'is' : 'are'} still unanswered.`;
@@ -24,14 +25,18 @@ export function EvaluationForm({
   submitting,
   failure,
   onSubmit,
+  source,
 }: {
   items: CardItem[];
+  /** The evaluation being answered, once it exists: a failed check can raise an action from it. */
+  source?: { boardID: number; evalID: number } | null;
   submitting: boolean;
   failure: string | null;
   onSubmit: (results: ReturnType<typeof toResults>, pass: boolean) => void;
 }) {
   const [answers, setAnswers] = useState<Answers>(noAnswers);
   const [attempted, setAttempted] = useState(false);
+  const { FailedItemControl } = useActionSlots();
   const checks = items.filter((item) => item.type === 'pass_fail');
   const missing = unanswered(items, answers);
   const checkNumbers = new Map(checks.map((item, index) => [item.id, index + 1]));
@@ -61,6 +66,11 @@ export function EvaluationForm({
                   number={checkNumbers.get(item.id)!}
                   choice={answers.choices[item.id]}
                   missing={attempted}
+                  extra={
+                    FailedItemControl && source && answers.choices[item.id] === 'fail' ? (
+                      <FailedItemControl item={{ ...source, itemID: item.id, content: item.content }} />
+                    ) : null
+                  }
                   onChoose={(choice) =>
                     setAnswers((a) => ({ ...a, choices: { ...a.choices, [item.id]: choice } }))
                   }

@@ -157,6 +157,7 @@ export function EvaluationPage() {
           submitting={start.isPending || complete.isPending}
           failure={failure}
           onSubmit={submit}
+          source={evalID === null ? null : { boardID: member.boardID, evalID }}
         />
       )}
       {backLink}

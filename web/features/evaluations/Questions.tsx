@@ -1,6 +1,6 @@
 /** The items of a card as an evaluator answers them: instructions, Pass/Fail checks, text and numbers. */
 import { Group, NumberInput, Paper, Radio, Stack, Text, Textarea } from '@mantine/core';
-import { useId, type CSSProperties } from 'react';
+import { useId, type CSSProperties, type ReactNode } from 'react';
 import type { CardItem } from '../../../common/api/index.ts';
 import { CheckIcon, MinusIcon, XIcon } from '../../components/icons.tsx';
 import { RichText } from '../../components/RichText.tsx';
@@ -32,8 +32,11 @@ export function PassFailQuestion({
   choice,
   missing,
   onChoose,
+  extra,
 }: {
   item: CardItem;
+  /** Shown under the choices (the "Raise action" control of a failed check). */
+  extra?: ReactNode;
   /** Its place among the checks, from 1. */
   number: number;
   choice: Choice | undefined;
@@ -97,6 +100,7 @@ export function PassFailQuestion({
             </Radio.Card>
           ))}
         </div>
+        {extra}
       </Stack>
     </Paper>
   );
