@@ -154,6 +154,39 @@ describeEachDatabase('webhooks', (env) => {
     expect(receiver.received.length).toBe(last.attempts);
   });
 
+  it('tells an action raised from a failed item and its closing', async () => {
+    const t = await setUp(['action.created', 'action.closed']);
+    const evalId = await evaluate(t, false);
+    const cookie = t.team.evaluator.cookie;
+    const raised = await call(
+      env,
+      'addAction',
+      {
+        boardID: t.board.id,
+        evalID: evalId,
+        itemID: t.card.itemIds[0]!,
+        title: 'Guard is off',
+        assigneeID: t.team.evaluator.id,
+        dueDate: '2026-03-01',
+        priority: 'High',
+      },
+      { cookie },
+    );
+    expect(raised.status, JSON.stringify(raised.body)).toBe(200);
+    const actionID = raised.body.action.id;
+    expect((await call(env, 'completeAction', { actionID, note: 'Refitted' }, { cookie })).status).toBe(200);
+    await deliverDue(env.services);
+    expect(receiver.received.map((r) => r.event)).toEqual(['action.created', 'action.closed']);
+    expect(receiver.received.every((r) => r.signed)).toBe(true);
+    expect(receiver.received[0]!.body.data.action).toMatchObject({
+      id: actionID,
+      status: 'Open',
+      evalID: evalId,
+    });
+    expect(receiver.received[1]!.body.data.action).toMatchObject({ status: 'Done', closeNote: 'Refitted' });
+    expect(receiver.received[1]!.body.data.action).not.toHaveProperty('isAssignee');
+  });
+
   it('two workers at once send each delivery once', async () => {
     const t = await setUp(['evaluation.completed']);
     for (let i = 0; i < 5; i++) await evaluate(t, true);

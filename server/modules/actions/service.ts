@@ -20,6 +20,7 @@ import {
 } from '../../../common/actions.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { Db } from '../../db/index.ts';
+import { enqueueEvents } from '../shared/webhookEvents.ts';
 import type { ActionHistoryTable } from '../../db/schema.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import { findLiveBoard } from '../shared/boards.ts';
@@ -131,6 +132,12 @@ export function presentAction(viewer: Viewer, row: ActionRow, now: number): Acti
     isAssignee: rel.isAssignee,
     isRaiser: rel.isRaiser,
   };
+}
+
+/** An action as a webhook tells it (decision 0585): as presented, without what depends on who reads it. */
+function webhookAction(viewer: Viewer, row: ActionRow, now: number) {
+  const { isAssignee: _assignee, isRaiser: _raiser, ...action } = presentAction(viewer, row, now);
+  return action;
 }
 
 /** Actions of the organisation with their assignee's address (the join names the organisation too). */
@@ -312,6 +319,7 @@ export async function raiseAction(
     .executeTakeFirstOrThrow();
   await record(db, viewer, inserted.id, { event: 'Raised' }, now);
   const row = await findVisibleAction(db, viewer, inserted.id);
+  await enqueueEvents(db, viewer.orgId, ['action.created'], { action: webhookAction(viewer, row, now) }, now);
   return {
     action: presentAction(viewer, row, now),
     assigneeEmail: assignee.email,
@@ -399,7 +407,15 @@ export async function closeAction(
     .executeTakeFirst();
   if (Number(claimed.numUpdatedRows) !== 1) throw conflict(messages.closed);
   await record(db, viewer, row.id, { event: input.status, note }, now);
-  return presentAction(viewer, await findVisibleAction(db, viewer, row.id), now);
+  const closed = await findVisibleAction(db, viewer, row.id);
+  await enqueueEvents(
+    db,
+    viewer.orgId,
+    ['action.closed'],
+    { action: webhookAction(viewer, closed, now) },
+    now,
+  );
+  return presentAction(viewer, closed, now);
 }
 
 export async function actionWithHistory(
