@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { ANONYMOUS_KEY_ROTATION_MINUTES_DEFAULT } from '../common/constants.ts';
 import { ANONYMOUS_CALLS_PER_MINUTE } from './http/rateLimit.ts';
 import { projectRoot } from './paths.ts';
+import { parseStorageUrl, type StorageConfig } from './storage/storage.ts';
 
 export const SIGNUPS_PER_ADDRESS_PER_HOUR_DEFAULT = 10;
 
@@ -96,6 +97,10 @@ const schema = z.object({
     emptyAsUndefined,
     z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
   ),
+  STORAGE_URL: z.preprocess(
+    emptyAsUndefined,
+    url(['s3:', 'file:'], 'an s3://KEY:SECRET@bucket?endpoint=… URL, or file:<folder>').optional(),
+  ),
   LOG_LEVEL: z.preprocess(
     emptyAsUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -124,6 +129,8 @@ export interface Config {
   signupsPerAddressPerHour: number;
   trustProxy: boolean;
   logLevel: string;
+  /** Where photos go (issue 12): a folder under data/ unless STORAGE_URL says otherwise. */
+  storage: StorageConfig;
 }
 
 export class ConfigError extends Error {}
@@ -148,10 +155,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const name = String(issue.path[0]);
     const got = env[name];
     throw new ConfigError(
-      `Invalid configuration: ${name} ${issue.message}${got === undefined ? '' : ` (got "${got}")`}.`,
+      `Invalid configuration: ${name} ${issue.message}${got === undefined ? '' : ` (got "${name === 'STORAGE_URL' ? redactUrl(got) : got}")`}.`,
     );
   }
   const e = result.data;
+  let storage: StorageConfig;
+  try {
+    storage = parseStorageUrl(e.STORAGE_URL, path.join(projectRoot, 'data', 'uploads'), projectRoot);
+  } catch (error) {
+    throw new ConfigError(
+      `Invalid configuration: STORAGE_URL ${(error as Error).message} (got "${redactUrl(e.STORAGE_URL ?? '')}").`,
+    );
+  }
   let billing: Config['billing'] = { provider: 'local' };
   if (e.BILLING_PROVIDER === 'stripe') {
     for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_ID'] as const) {
@@ -184,6 +199,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signupsPerAddressPerHour: e.SIGNUPS_PER_ADDRESS_PER_HOUR,
     trustProxy: e.TRUST_PROXY === 'true',
     logLevel: e.LOG_LEVEL,
+    storage,
   };
 }
 

@@ -7,6 +7,7 @@ import * as boards from './boards.ts';
 import * as cards from './cards.ts';
 import * as dashboards from './dashboards.ts';
 import * as evaluations from './evaluations.ts';
+import * as evidence from './evidence.ts';
 import * as users from './users.ts';
 
 export const api = {
@@ -16,6 +17,7 @@ export const api = {
   ...boards,
   ...cards,
   ...evaluations,
+  ...evidence,
   ...anonymous,
   ...dashboards,
 } as const;

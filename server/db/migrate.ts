@@ -4,6 +4,7 @@ import { initial } from './migrations/0001_initial.ts';
 import { anonymousKeys } from './migrations/0004_anonymous_keys.ts';
 import { analytics } from './migrations/0005_analytics.ts';
 import { evaluationsSearch } from './migrations/0003_evaluations.ts';
+import { evidence } from './migrations/0013_evidence.ts';
 
 /** Migrations are code, imported statically so they ship in the build; names sort in order. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -12,6 +13,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0003_evaluations': evaluationsSearch(dialect),
     '0004_anonymous_keys': anonymousKeys(dialect),
     '0005_analytics': analytics(dialect),
+    '0013_evidence': evidence(dialect),
   };
 }
 

@@ -542,6 +542,8 @@ describeEachDatabase('evaluations', (env) => {
           numeric_result: null,
           na: false,
           content: '<p>Stop the line &amp; lock out.</p>',
+          note: null,
+          photos: [],
         },
         {
           item_id: s.item.guards,
@@ -552,6 +554,8 @@ describeEachDatabase('evaluations', (env) => {
           numeric_result: null,
           na: false,
           content: '<p>Guards in place</p>',
+          note: null,
+          photos: [],
         },
         {
           item_id: s.item.floor,
@@ -562,6 +566,8 @@ describeEachDatabase('evaluations', (env) => {
           numeric_result: null,
           na: true,
           content: '<p>Floor is dry</p>',
+          note: null,
+          photos: [],
         },
         {
           item_id: s.item.operator,
@@ -572,6 +578,8 @@ describeEachDatabase('evaluations', (env) => {
           numeric_result: null,
           na: false,
           content: '<p>Operator</p>',
+          note: null,
+          photos: [],
         },
         {
           item_id: s.item.temperature,
@@ -582,6 +590,8 @@ describeEachDatabase('evaluations', (env) => {
           numeric_result: null,
           na: false,
           content: '<p>Temperature</p>',
+          note: null,
+          photos: [],
         },
       ],
     };

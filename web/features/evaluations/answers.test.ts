@@ -15,6 +15,8 @@ const item = (
   na: false,
   order,
   isDeleted: false,
+  photoOnFail: false,
+  noteOnFail: false,
   ...extra,
 });
 
