@@ -52,5 +52,6 @@ export const evaluationHandlers = defineHandlers({
       }),
     };
   },
-  getExcel: (input, ctx) => exportEvaluations(ctx.db, userCaller(ctx.actor), input, ctx.now, ctx.log),
+  getExcel: (input, ctx) =>
+    exportEvaluations(ctx.db, userCaller(ctx.actor), input, ctx.now, ctx.log, ctx.config.appUrl),
 });

@@ -4,6 +4,7 @@
  * and read them, notes, and the card's "required on Fail" options enforced at add-results.
  */
 import { readFileSync } from 'node:fs';
+import ExcelJS from 'exceljs';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ANONYMOUS_EVALUATION_GRACE_MS, UNFINISHED_EVALUATION_PURGE_MS } from '../../../common/constants.ts';
@@ -15,7 +16,7 @@ import {
 } from '../../../common/evidence.ts';
 import { runMaintenance } from '../../maintenance.ts';
 import { buildBoard, buildCard, buildTeam } from '../../test/factories.ts';
-import { call, describeEachDatabase, type TestEnv } from '../../test/harness.ts';
+import { call, describeEachDatabase, type CallAnswer, type TestEnv } from '../../test/harness.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url));
 const JPEG = fixture('photo.jpg');
@@ -460,6 +461,39 @@ describeEachDatabase('evidence: photos and notes on results', (env) => {
         (e) => e.ID === evalID,
       )!;
       expect(found.results.some((r) => r.photos.length === 1)).toBe(true);
+    });
+
+    it('the Excel export has the note and a link to each photo', async () => {
+      const evalID = await t.start();
+      const photos: CallAnswer[] = [];
+      for (let i = 0; i < 2; i++)
+        photos.push(await call(env, 'addResultPhoto', { evalID, itemID: t.guards }, { cookie: t.cookie }));
+      const results = [
+        { item_id: t.guards, pass: false, note: 'Guard off at press 4' },
+        { item_id: t.floor, pass: true },
+      ];
+      expect((await call(env, 'addResults', { evalID, results }, { cookie: t.cookie })).status).toBe(200);
+      const answer = await call(env, 'getExcel', { isEditing: true }, { cookie: t.team.admin.cookie });
+      expect(answer.status).toBe(200);
+      const book = new ExcelJS.Workbook();
+      await book.xlsx.load(answer.body as unknown as ArrayBuffer);
+      const sheet = book.worksheets[0]!;
+      const headers = (sheet.getRow(1).values as unknown[]).slice(1);
+      expect(headers.slice(-6)).toEqual(['Note', 'Photo 1', 'Photo 2', 'Photo 3', 'Photo 4', 'Photo 5']);
+      const noteColumn = headers.indexOf('Note') + 1;
+      let found = false;
+      sheet.eachRow((row) => {
+        if (row.getCell(noteColumn).value !== 'Guard off at press 4') return;
+        found = true;
+        for (const [index, photo] of photos.entries()) {
+          expect(row.getCell(noteColumn + 1 + index).value).toEqual({
+            text: `Photo ${index + 1}`,
+            hyperlink: `${env.config.appUrl}/api/get-result-photo?photoID=${photo.body.photo.id}&size=full`,
+          });
+        }
+        expect(row.getCell(noteColumn + 3).value).toBeNull();
+      });
+      expect(found).toBe(true);
     });
 
     it('refuses a note over the limit with its message', async () => {

@@ -1,6 +1,6 @@
 /** The items of a card as an evaluator answers them: instructions, Pass/Fail checks, text and numbers. */
 import { Group, NumberInput, Paper, Radio, Stack, Text, Textarea } from '@mantine/core';
-import { useId, type CSSProperties } from 'react';
+import { useId, type CSSProperties, type ReactNode } from 'react';
 import type { CardItem } from '../../../common/api/index.ts';
 import { CheckIcon, MinusIcon, XIcon } from '../../components/icons.tsx';
 import { RichText } from '../../components/RichText.tsx';
@@ -32,6 +32,7 @@ export function PassFailQuestion({
   choice,
   missing,
   onChoose,
+  children,
 }: {
   item: CardItem;
   /** Its place among the checks, from 1. */
@@ -40,6 +41,8 @@ export function PassFailQuestion({
   /** Submit was pressed while it was unanswered. */
   missing: boolean;
   onChoose: (choice: Choice) => void;
+  /** The item's evidence (photos, note), under its answer. */
+  children?: ReactNode;
 }) {
   const id = useId();
   const choices = CHOICES.filter((c) => c.value !== 'na' || item.na);
@@ -97,6 +100,7 @@ export function PassFailQuestion({
             </Radio.Card>
           ))}
         </div>
+        {children}
       </Stack>
     </Paper>
   );
@@ -106,10 +110,12 @@ export function TextQuestion({
   item,
   value,
   onChange,
+  children,
 }: {
   item: CardItem;
   value: string;
   onChange: (value: string) => void;
+  children?: ReactNode;
 }) {
   const id = useId();
   return (
@@ -125,6 +131,7 @@ export function TextQuestion({
           value={value}
           onChange={(event) => onChange(event.currentTarget.value)}
         />
+        {children}
       </Stack>
     </Paper>
   );
@@ -134,10 +141,12 @@ export function NumericQuestion({
   item,
   value,
   onChange,
+  children,
 }: {
   item: CardItem;
   value: number | string;
   onChange: (value: number | string) => void;
+  children?: ReactNode;
 }) {
   const id = useId();
   return (
@@ -152,6 +161,7 @@ export function NumericQuestion({
           onChange={onChange}
           maw={240}
         />
+        {children}
       </Stack>
     </Paper>
   );
