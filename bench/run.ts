@@ -56,8 +56,8 @@ const plan: SeedPlan = {
   now: Date.now(),
 };
 const planKey = JSON.stringify({
-  // 2: evaluation_counts filled (issue 9).
-  v: 2,
+  // 2: evaluation_counts filled (issue 9); 3: evaluation_totals too.
+  v: 3,
   evaluations: EVALUATIONS,
   other: OTHER_EVALUATIONS,
   evaluators: plan.evaluators,

@@ -12,6 +12,7 @@ import pg from 'pg';
 import type { DialectName } from '../server/db/dialect.ts';
 import { nameKey } from '../common/validation.ts';
 import { BACKFILL_EVALUATION_COUNTS } from '../server/db/migrations/0005_analytics.ts';
+import { BACKFILL_EVALUATION_TOTALS } from '../server/db/migrations/0010_evaluation_totals.ts';
 
 export interface SeedPlan {
   evaluations: number;
@@ -412,8 +413,9 @@ export async function seed(bulk: Bulk, plan: SeedPlan, log: (line: string) => vo
 
   // The analytics counts, as the migration fills them for evaluations written before it.
   const countsBegun = Date.now();
-  for (const statement of BACKFILL_EVALUATION_COUNTS) await bulk.run(statement);
-  log(`  evaluation_counts (${((Date.now() - countsBegun) / 1000).toFixed(0)} s)`);
+  for (const statement of [...BACKFILL_EVALUATION_COUNTS, ...BACKFILL_EVALUATION_TOTALS])
+    await bulk.run(statement);
+  log(`  evaluation_counts and evaluation_totals (${((Date.now() - countsBegun) / 1000).toFixed(0)} s)`);
 
   if (bulk.dialect === 'postgres') {
     for (const table of ['organizations', 'users', 'boards', 'cards', 'card_items', 'evaluations']) {

@@ -15,6 +15,16 @@ export const ROLE_LABELS: Record<Role, string> = {
 /** Who may make a call: nobody in particular, a member of at least a role, or an anonymous key holder. */
 export type Access = 'public' | 'member' | 'evaluator' | 'admin' | 'owner' | 'anonymous';
 
+/** Who may make a call, in words: the API reference says it for every call. */
+export const ACCESS_LABELS: Record<Access, string> = {
+  public: 'anyone, signed in or not',
+  member: 'any member of the organisation (Viewer and above)',
+  evaluator: 'Evaluators, Administrators and Owners',
+  admin: 'Administrators and Owners',
+  owner: 'Owners',
+  anonymous: "anyone holding the board's current anonymous key (no sign-in)",
+};
+
 const RANK: Record<Role, number> = { viewer: 0, evaluator: 1, admin: 2, owner: 3 };
 
 export function hasRole(role: Role, atLeast: Role): boolean {
@@ -77,6 +87,7 @@ export const show = {
   feedbackTab: (role: Role) => hasRole(role, 'evaluator'),
   usersTab: (role: Role) => hasRole(role, 'admin'),
   analytics: (role: Role) => hasRole(role, 'admin'),
+  apiTokens: (role: Role) => hasRole(role, 'admin'),
   accountSettings: (role: Role) => role === 'owner',
   editModeToggle: (role: Role) => hasRole(role, 'admin'),
   evaluateButtons: (role: Role) => hasRole(role, 'evaluator'),

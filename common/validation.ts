@@ -142,11 +142,31 @@ function fromRule(rule: Rule) {
 }
 
 /** Zod schemas of the same rules, for request contracts and forms. Names are trimmed before checking. */
-export const nameSchema = z.string().trim().pipe(fromRule(checkName));
-export const itemNameSchema = z.string().trim().pipe(fromRule(checkItemName));
-export const shortNameSchema = z.string().trim().pipe(fromRule(checkShortName));
-export const emailSchema = z.string().trim().pipe(fromRule(checkEmail));
-export const passwordSchema = fromRule(checkPassword);
+// Each says its rule in words too: the API reference (GET /api/openapi.json) shows the description.
+const noForbidden = `none of ${FORBIDDEN_NAME_CHARACTERS.join(' ')}`;
+export const nameSchema = z
+  .string()
+  .trim()
+  .pipe(fromRule(checkName))
+  .meta({ description: `trimmed; ${NAME_MIN}-${NAME_MAX} characters; ${noForbidden}` });
+export const itemNameSchema = z
+  .string()
+  .trim()
+  .pipe(fromRule(checkItemName))
+  .meta({ description: `trimmed; ${ITEM_NAME_MIN}-${ITEM_NAME_MAX} characters; ${noForbidden}` });
+export const shortNameSchema = z
+  .string()
+  .trim()
+  .pipe(fromRule(checkShortName))
+  .meta({ description: `trimmed; ${SHORT_NAME_MIN}-${SHORT_NAME_MAX} characters; ${noForbidden}` });
+export const emailSchema = z
+  .string()
+  .trim()
+  .pipe(fromRule(checkEmail))
+  .meta({ description: `an email address of ${EMAIL_MIN}-${EMAIL_MAX} characters` });
+export const passwordSchema = fromRule(checkPassword).meta({
+  description: `${PASSWORD_MIN}-${PASSWORD_MAX} characters`,
+});
 
 /** Adapts a rule to a Mantine form validator (returns the message or null). */
 export function formRule(rule: Rule) {

@@ -26,13 +26,12 @@ test('a member sees Page Not Found for an unknown path inside their organisation
   await expectAccessible(page);
 });
 
-test('admin, docs and support say Coming soon.', async ({ page }) => {
+test('admin and support say Coming soon.', async ({ page }) => {
   const team = await seed().team();
   await signInAs(page, team.owner.cookie);
   const org = encodeURIComponent(team.org.name);
   for (const [path, title] of [
     ['admin', 'Account Settings'],
-    ['docs', 'Documentation'],
     ['support', 'Support'],
   ] as const) {
     await page.goto(`/q/${org}/${path}`);

@@ -12,6 +12,7 @@ import type { Services } from './context.ts';
 import type { Database } from './db/index.ts';
 import { registerErrorHandler } from './http/errors.ts';
 import { registerHealth } from './http/health.ts';
+import { registerOpenApi } from './http/openapi.ts';
 import { redactUrl } from './http/logUrls.ts';
 import { registerCalls } from './http/register.ts';
 import { registerSecurity } from './http/security.ts';
@@ -19,7 +20,7 @@ import { registerWeb } from './http/web.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { registerStripeWebhook } from './modules/billing/webhook.ts';
 import { allHandlers } from './modules/index.ts';
-import { webDistDir } from './paths.ts';
+import { projectVersion, webDistDir } from './paths.ts';
 import { loadOrCreateSecret } from './secret.ts';
 import { createStorage, type Storage } from './storage/storage.ts';
 
@@ -97,6 +98,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   };
   registerHealth(app, services.db);
   registerCalls(app, services, allHandlers);
+  registerOpenApi(app, projectVersion(), config.appUrl);
   await registerStripeWebhook(app, services);
   // In development Vite serves the app (npm run dev); a stale build must not answer for it.
   await registerWeb(app, config.env === 'development' ? null : (options.webDir ?? webDistDir));

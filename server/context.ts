@@ -29,7 +29,10 @@ export interface UserActor {
   email: string;
   role: Role;
   paid: boolean;
-  sessionId: number;
+  /** The session it signed in with, or null for an API token. */
+  sessionId: number | null;
+  /** The API token it calls with (docs/decisions/0584), or null for a session. */
+  tokenId: number | null;
 }
 
 export interface AnonymousActor {

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** The folder holding package.json, whether running from source (server/) or from the build (dist/server/). */
@@ -14,3 +14,11 @@ function findProjectRoot(start: string): string {
 
 export const projectRoot = findProjectRoot(import.meta.dirname);
 export const webDistDir = path.join(projectRoot, 'dist', 'web');
+
+/** package.json's version: the API description's version. */
+export function projectVersion(): string {
+  const { version } = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as {
+    version?: string;
+  };
+  return version ?? '0.0.0';
+}

@@ -21,6 +21,16 @@ export interface CallDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodTyp
    * attempt must still be counted for the rate limit.
    */
   atomic?: boolean;
+  /**
+   * Whether an API token (Authorization: Bearer) may make the call (default: any member call). Account,
+   * user and token management need a person signed in (docs/decisions/0584).
+   */
+  bearer?: boolean;
+  /**
+   * The answer holds a secret shown once (a new API token): a retry with the same Idempotency-Key is
+   * refused instead of replayed, so the secret is never stored.
+   */
+  secretAnswer?: boolean;
   /** Allowed while the organisation is unpaid (docs/product-decisions.md). */
   whenUnpaid?: boolean;
   request: Req;
@@ -34,6 +44,8 @@ export interface CallDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodTyp
    * the body is image data of at most PHOTO_BYTES_MAX bytes, checked and processed before the handler runs.
    */
   upload?: 'photo';
+  /** The file answered is an image shown in the page (a photo), not a download. */
+  image?: boolean;
 }
 
 /** Keeps the literal types of a definition (its access level, whether it answers a file). */

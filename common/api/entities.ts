@@ -180,3 +180,24 @@ export const dashboard = z.object({
   settings: z.array(dashboardSetting),
 });
 export type Dashboard = z.infer<typeof dashboard>;
+
+/** API tokens (docs/decisions/0584). */
+export const API_TOKEN_ACCESS = ['read', 'write'] as const;
+export type ApiTokenAccess = (typeof API_TOKEN_ACCESS)[number];
+export const API_TOKEN_ACCESS_LABELS: Record<ApiTokenAccess, string> = {
+  read: 'Read only',
+  write: 'Read and write',
+};
+
+export const apiToken = z.object({
+  id,
+  name: z.string(),
+  access: z.enum(API_TOKEN_ACCESS),
+  /** The secret's first characters, to recognise it in a configuration. */
+  prefix: z.string(),
+  createdBy: z.string(),
+  createdAt: dateTime,
+  expiresAt: dateTime.nullable(),
+  lastUsedAt: dateTime.nullable(),
+});
+export type ApiToken = z.infer<typeof apiToken>;

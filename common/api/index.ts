@@ -2,6 +2,7 @@
 import '../zod-messages.ts';
 import * as accounts from './accounts.ts';
 import * as anonymous from './anonymous.ts';
+import * as apiTokens from './apiTokens.ts';
 import * as billing from './billing.ts';
 import * as boards from './boards.ts';
 import * as cards from './cards.ts';
@@ -20,6 +21,21 @@ export const api = {
   ...evidence,
   ...anonymous,
   ...dashboards,
+  ...apiTokens,
+} as const;
+
+/** The calls by area, as the API reference (GET /api/openapi.json, /q/{org}/docs) groups them. */
+export const apiAreas = {
+  Accounts: accounts,
+  Billing: billing,
+  Users: users,
+  Boards: boards,
+  Cards: cards,
+  Evaluations: evaluations,
+  Evidence: evidence,
+  Anonymous: anonymous,
+  Analytics: dashboards,
+  'API tokens': apiTokens,
 } as const;
 
 export type Api = typeof api;

@@ -14,6 +14,8 @@ export const addUser = defineCall({
   path: '/api/add-user',
   method: 'POST',
   access: 'admin',
+  // Managing people needs a person signed in, never an API token (docs/decisions/0584).
+  bearer: false,
   mutates: true,
   request: z.strictObject({ email: emailSchema, ...roleFlags }),
   response: z.object({ user }),
@@ -24,6 +26,8 @@ export const getUsers = defineCall({
   path: '/api/get-users',
   method: 'POST',
   access: 'admin',
+  // Managing people needs a person signed in, never an API token (docs/decisions/0584).
+  bearer: false,
   mutates: false,
   request: z.strictObject({}),
   response: z.object({ users: z.array(user) }),
@@ -34,6 +38,8 @@ export const editUser = defineCall({
   path: '/api/edit-user',
   method: 'POST',
   access: 'admin',
+  // Managing people needs a person signed in, never an API token (docs/decisions/0584).
+  bearer: false,
   mutates: true,
   request: z.strictObject({ id, email: emailSchema, ...roleFlags }),
   response: z.object({ user }),
@@ -44,6 +50,8 @@ export const deleteUser = defineCall({
   path: '/api/delete-user',
   method: 'POST',
   access: 'admin',
+  // Managing people needs a person signed in, never an API token (docs/decisions/0584).
+  bearer: false,
   mutates: true,
   request: z.strictObject({ id }),
   response: z.object({ id }),

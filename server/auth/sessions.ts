@@ -129,6 +129,7 @@ export async function resolveSession(
     role: row.role,
     paid: row.subscription_status === 'active',
     sessionId: row.sessionId,
+    tokenId: null,
   };
 }
 

@@ -4,7 +4,9 @@ import { initial } from './migrations/0001_initial.ts';
 import { anonymousKeys } from './migrations/0004_anonymous_keys.ts';
 import { analytics } from './migrations/0005_analytics.ts';
 import { evaluationsSearch } from './migrations/0003_evaluations.ts';
+import { evaluationTotals } from './migrations/0010_evaluation_totals.ts';
 import { evidence } from './migrations/0013_evidence.ts';
+import { apiTokens } from './migrations/0016_api_tokens.ts';
 
 /** Migrations are code, imported statically so they ship in the build; names sort in order. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -13,13 +15,17 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0003_evaluations': evaluationsSearch(dialect),
     '0004_anonymous_keys': anonymousKeys(dialect),
     '0005_analytics': analytics(dialect),
+    '0010_evaluation_totals': evaluationTotals(dialect),
     '0013_evidence': evidence(dialect),
+    '0016_api_tokens': apiTokens(dialect),
   };
 }
 
 export async function migrateToLatest(db: UntypedDb, dialect: DialectName): Promise<void> {
   const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
-  const migrator = new Migrator({ db, provider });
+  // Work on parallel branches adds migrations independently of each other, so one that sorts before a
+  // migration already run is run too (numbers are reserved per branch; none depends on a later one).
+  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

@@ -219,10 +219,26 @@ export interface DashboardSettingsTable {
 /**
  * Completed evaluations counted per organisation, board, card and UTC quarter-hour (`slot` =
  * completed_at / 900000), kept in the transactions that complete and delete evaluations (migration 0005).
- * board_id 0 / card_id 0: the totals over all boards / all cards.
+ * board_id 0 / card_id 0: the totals over all boards / all cards (board 0 with a card: that card on every
+ * board, since migration 0010).
  */
 export interface EvaluationCountsTable {
   org_id: number;
+  board_id: number;
+  card_id: number;
+  slot: number;
+  passed: number;
+  failed: number;
+}
+
+/**
+ * Completed evaluations per UTC hour (unit 1, slot = completed_at / 3600000) and UTC day (unit 2, slot =
+ * completed_at / 86400000), at the levels of evaluation_counts (board 0 / card 0: all boards / all cards),
+ * kept with it (migration 0010, docs/decisions/0582).
+ */
+export interface EvaluationTotalsTable {
+  org_id: number;
+  unit: number;
   board_id: number;
   card_id: number;
   slot: number;
@@ -238,6 +254,22 @@ export interface AnonymousKeysTable {
   key_hash: string;
   created_at: number;
   revoked_at: number | null;
+}
+
+export interface ApiTokensTable {
+  id: Generated<number>;
+  org_id: number;
+  user_id: number;
+  name: string;
+  access: 'read' | 'write';
+  token_hash: string;
+  prefix: string;
+  created_at: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+  last_used_at: number | null;
+  window_start: Generated<number>;
+  window_count: Generated<number>;
 }
 
 export interface IdempotencyRecordsTable {
@@ -273,7 +305,9 @@ export interface DB {
   dashboards: DashboardsTable;
   dashboard_settings: DashboardSettingsTable;
   anonymous_keys: AnonymousKeysTable;
+  api_tokens: ApiTokensTable;
   evaluation_counts: EvaluationCountsTable;
+  evaluation_totals: EvaluationTotalsTable;
   idempotency_records: IdempotencyRecordsTable;
   app_settings: AppSettingsTable;
 }

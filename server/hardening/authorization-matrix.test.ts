@@ -37,6 +37,7 @@ async function snapshot(env: TestEnv, orgId: number) {
     'dashboards',
     'dashboard_settings',
     'anonymous_keys',
+    'api_tokens',
   ] as const;
   const out: Record<string, unknown> = {
     organization: await env.db.selectFrom('organizations').selectAll().where('id', '=', orgId).execute(),

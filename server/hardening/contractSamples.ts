@@ -63,6 +63,7 @@ export async function buildFixture(env: TestEnv, options: { marker?: string; pai
     anonPhoto: 0,
     anonOpenEval: 0,
     anonOpenPhoto: 0,
+    apiTokenId: 0,
   };
   if (options.paid === false) return fixture;
 
@@ -74,6 +75,14 @@ export async function buildFixture(env: TestEnv, options: { marker?: string; pai
   );
   expect(dashboard.status).toBe(200);
   fixture.dashboardId = dashboard.body.dashboard.id;
+  const apiToken = await call(
+    env,
+    'addApiToken',
+    { name: `Token ${tag}`.slice(0, 30), access: 'read', expiresAt: null },
+    { cookie: team.owner.cookie },
+  );
+  expect(apiToken.status).toBe(200);
+  fixture.apiTokenId = apiToken.body.token.id;
 
   const key = async (boardID: number) => {
     const answer = await call(env, 'getAnonymousEvaluationKey', { boardID }, { cookie: team.viewer.cookie });
@@ -261,4 +270,7 @@ export const samples: { [N in CallName]: (t: Fixture) => RequestOf<Api[N]> } = {
   getDashboards: () => ({}),
   getReport: (t) => ({ setting: { ...setting, board_id: t.board.id }, timeZone: 'UTC' }),
   setDefaultDashboard: (t) => ({ ID: t.dashboardId }),
+  getApiTokens: () => ({}),
+  addApiToken: () => ({ name: unique('Token ').slice(0, 30), access: 'write', expiresAt: null }),
+  revokeApiToken: (t) => ({ id: t.apiTokenId }),
 };

@@ -32,7 +32,9 @@ export const TENANT_TABLES = [
   'dashboards',
   'dashboard_settings',
   'evaluation_counts',
+  'evaluation_totals',
   'anonymous_keys',
+  'api_tokens',
 ] as const;
 
 /**
@@ -51,6 +53,10 @@ export const UNSCOPED: { pattern: RegExp; why: string }[] = [
   {
     pattern: /^select .* from "anonymous_keys" .*where "anonymous_keys"\."key_hash" = \?/,
     why: 'an anonymous key is found by its hash; the organisation comes from the row',
+  },
+  {
+    pattern: /^select .* from "api_tokens" .*where "api_tokens"\."token_hash" = \?/,
+    why: 'an API token is found by the hash of its secret; the organisation comes from the row',
   },
   {
     pattern: /^select .* from "one_time_tokens" where "token_hash" = \?/,

@@ -13,7 +13,8 @@ import { AppError, badRequest } from '../errors.ts';
 
 function idempotencyScope(actor: Actor | null): string {
   if (!actor) return 'public';
-  return actor.kind === 'user' ? `user:${actor.userId}` : `anonymous:${actor.keyId}`;
+  if (actor.kind === 'anonymous') return `anonymous:${actor.keyId}`;
+  return actor.tokenId !== null ? `token:${actor.tokenId}` : `user:${actor.userId}`;
 }
 
 function requestHash(call: CallDef, body: unknown): string {
@@ -52,8 +53,14 @@ async function previousAnswer(
   if (record.status_code === null || record.response_body === null) {
     throw new AppError('CONFLICT', 'This request is already being processed. Please wait a moment.');
   }
+  // An answer holding a secret is not kept (CallDef.secretAnswer): the retry learns it was applied.
+  if (record.response_body === SECRET_ANSWER_KEPT) throw new AppError('CONFLICT', SECRET_ANSWER_MESSAGE);
   return { status: record.status_code, body: record.response_body };
 }
+
+const SECRET_ANSWER_KEPT = '';
+export const SECRET_ANSWER_MESSAGE =
+  'This request was already applied, and its answer (a secret shown once) is not kept. Look for the result in the list.';
 
 function replay(reply: FastifyReply, previous: StoredAnswer) {
   reply.header('Idempotent-Replayed', 'true');
@@ -111,7 +118,7 @@ export async function runOnce(
       if (key) {
         await trx
           .updateTable('idempotency_records')
-          .set({ status_code: 200, response_body: serialised })
+          .set({ status_code: 200, response_body: call.secretAnswer ? SECRET_ANSWER_KEPT : serialised })
           .where('scope', '=', scope)
           .where('idem_key', '=', key)
           .execute();

@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { api, type CallDef, type CallName } from '../../common/api/index.ts';
 import { roleMayCall } from '../../common/roles.ts';
 import { resolveAnonymousActor, type AnonymousRequestFields } from '../auth/anonymous.ts';
+import { bearerToken, resolveApiToken } from '../auth/apiTokens.ts';
 import { resolveSession, sessionToken } from '../auth/sessions.ts';
 import type { Actor, CallContext, Services } from '../context.ts';
 import type { Db } from '../db/index.ts';
@@ -42,9 +43,16 @@ async function authenticate(
   if (call.access === 'anonymous') {
     return resolveAnonymousActor(services.db, body as AnonymousRequestFields);
   }
+  if (call.access === 'public') return resolveSession(services.db, sessionToken(request), now);
+  // Another system's API token (docs/decisions/0584): never with a cookie's session, never mixed.
+  const bearer = bearerToken(request);
+  if (bearer !== undefined) {
+    const actor = await resolveApiToken(services.db, bearer, call, now);
+    if (!roleMayCall(actor.role, call.access)) throw forbidden('Not authorized.');
+    return actor;
+  }
   const token = sessionToken(request);
   const user = await resolveSession(services.db, token, now);
-  if (call.access === 'public') return user;
   if (!user) throw unauthenticated(token ? SESSION_EXPIRED_MESSAGE : SIGN_IN_MESSAGE);
   if (!roleMayCall(user.role, call.access)) throw forbidden('Not authorized.');
   return user;

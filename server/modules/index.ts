@@ -3,6 +3,7 @@ import type { CallName } from '../../common/api/index.ts';
 import { accountHandlers } from './accounts/routes.ts';
 import { analyticsHandlers } from './analytics/routes.ts';
 import { anonymousHandlers } from './anonymous/routes.ts';
+import { apiTokenHandlers } from './apiTokens/routes.ts';
 import { billingHandlers } from './billing/routes.ts';
 import { boardHandlers } from './boards/routes.ts';
 import { cardHandlers } from './cards/routes.ts';
@@ -22,6 +23,7 @@ export const allHandlers = {
   ...evidenceHandlers,
   ...feedbackHandlers,
   ...analyticsHandlers,
+  ...apiTokenHandlers,
 };
 
 /**

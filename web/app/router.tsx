@@ -34,6 +34,7 @@ const CardBuilderPage = lazy(() =>
 );
 
 // Analytics brings the charting library (recharts): loaded only when an administrator opens it.
+const DocsPage = lazy(() => import('../features/docs/DocsPage.tsx').then((m) => ({ default: m.DocsPage })));
 const AnalyticsPage = lazy(() =>
   import('../features/analytics/AnalyticsPage.tsx').then((m) => ({ default: m.AnalyticsPage })),
 );
@@ -154,7 +155,7 @@ export const routes: RouteObject[] = [
                   </RoleGate>
                 ),
               },
-              { path: 'docs', element: <ComingSoonPage title="Documentation" /> },
+              { path: 'docs', element: <DocsPage /> },
               { path: 'support', element: <ComingSoonPage title="Support" /> },
               { path: '*', element: <NotFoundPage /> },
             ],

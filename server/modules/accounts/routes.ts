@@ -20,18 +20,19 @@ export const accountHandlers = defineHandlers({
   }),
 
   refreshToken: async (_input, { actor, db, config, request, reply, now }) => {
-    if (!actor) {
+    // Public calls see only a cookie's session, never an API token's actor.
+    if (!actor || actor.sessionId === null) {
       clearSessionCookies(config, request, reply);
       return { isAuthorized: false };
     }
-    await refreshSession(db, config, request, reply, actor, now);
+    await refreshSession(db, config, request, reply, { orgId: actor.orgId, sessionId: actor.sessionId }, now);
     return { isAuthorized: true };
   },
 
   logout: async (_input, { actor, db, config, request, reply }) => {
     clearSessionCookies(config, request, reply);
-    if (!actor) return { error: null, redirectURL: '/login' };
-    await endSession(db, actor);
+    if (!actor || actor.sessionId === null) return { error: null, redirectURL: '/login' };
+    await endSession(db, { orgId: actor.orgId, sessionId: actor.sessionId });
     return { error: null, redirectURL: orgPath(actor.orgName, 'login') };
   },
 });

@@ -242,7 +242,7 @@ describeEachDatabase('get-report, property', (env) => {
             const inScope = evaluations.filter(
               (e) =>
                 e.at >= from &&
-                e.at < to &&
+                e.at < until &&
                 (setting.board_id === -1 || boards[e.board]!.id === setting.board_id) &&
                 (itemCard === -1 || cards[e.card]!.id === itemCard),
             );

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { periodTooLongMessage, type DashboardSettingInput } from '../../../common/api/entities.ts';
 import { BACKFILL_EVALUATION_COUNTS } from '../../db/migrations/0005_analytics.ts';
+import { BACKFILL_EVALUATION_TOTALS } from '../../db/migrations/0010_evaluation_totals.ts';
 import { buildBoard, buildCard, buildEvaluation, buildTeam } from '../../test/factories.ts';
 import { call, describeEachDatabase, type TestEnv } from '../../test/harness.ts';
 import { messages } from './report.ts';
@@ -26,7 +27,7 @@ function setting(overrides: Partial<DashboardSettingInput> = {}): DashboardSetti
   };
 }
 
-/** evaluation_counts as stored (rows emptied by deletions dropped), and as recounted here from the evaluations. */
+/** evaluation_counts and evaluation_totals as stored (rows emptied by deletions dropped), and as recounted here from the evaluations. */
 async function countsAgainstEvaluations(env: Pick<TestEnv, 'db'>, orgId: number) {
   const stored = await env.db
     .selectFrom('evaluation_counts')
@@ -43,14 +44,47 @@ async function countsAgainstEvaluations(env: Pick<TestEnv, 'db'>, orgId: number)
   const recounted = new Map<string, [number, number]>();
   for (const e of evaluations) {
     const slot = Math.floor(e.completed_at! / (15 * 60_000));
-    for (const key of [`${e.board_id}/${e.card_id}/${slot}`, `${e.board_id}/0/${slot}`, `0/0/${slot}`]) {
+    for (const key of [
+      `${e.board_id}/${e.card_id}/${slot}`,
+      `${e.board_id}/0/${slot}`,
+      `0/${e.card_id}/${slot}`,
+      `0/0/${slot}`,
+    ]) {
       const tally = recounted.get(key) ?? [0, 0];
       tally[e.pass === 1 ? 0 : 1]++;
       recounted.set(key, tally);
     }
   }
+  // evaluation_totals: the organisation (board 0) and each board, by UTC hour (unit 1) and day (unit 2).
+  const totals = await env.db
+    .selectFrom('evaluation_totals')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where((eb) => eb.or([eb('passed', '!=', 0), eb('failed', '!=', 0)]))
+    .execute();
+  for (const e of evaluations) {
+    for (const [unit, ms] of [
+      [1, 3_600_000],
+      [2, 86_400_000],
+    ] as const) {
+      const slot = Math.floor(e.completed_at! / ms);
+      for (const key of [
+        `total ${unit}/${e.board_id}/${e.card_id}/${slot}`,
+        `total ${unit}/${e.board_id}/0/${slot}`,
+        `total ${unit}/0/${e.card_id}/${slot}`,
+        `total ${unit}/0/0/${slot}`,
+      ]) {
+        const tally = recounted.get(key) ?? [0, 0];
+        tally[e.pass === 1 ? 0 : 1]++;
+        recounted.set(key, tally);
+      }
+    }
+  }
   return {
-    stored: stored.map((r) => `${r.board_id}/${r.card_id}/${r.slot}: ${r.passed} ${r.failed}`).sort(),
+    stored: [
+      ...stored.map((r) => `${r.board_id}/${r.card_id}/${r.slot}: ${r.passed} ${r.failed}`),
+      ...totals.map((r) => `total ${r.unit}/${r.board_id}/${r.card_id}/${r.slot}: ${r.passed} ${r.failed}`),
+    ].sort(),
     recounted: [...recounted].map(([key, [p, f]]) => `${key}: ${p} ${f}`).sort(),
   };
 }
@@ -431,7 +465,8 @@ describeEachDatabase('get-report', (env) => {
     await call(env, 'addEvaluation', { boardID: board.id, cardID: card.id }, { cookie });
     let counts = await countsAgainstEvaluations(env, team.org.id);
     expect(counts.stored).toEqual(counts.recounted);
-    expect(counts.stored).toHaveLength(3 * 2);
+    // Two quarter-hours, one hour and one day, each at four levels.
+    expect(counts.stored).toHaveLength(4 * 2 + 4 * 2);
     const today = setting({ start_number: 0 });
     expect((await report(team.admin.cookie, today, 'UTC')).rows[0]).toMatchObject({ passed: 3, failed: 1 });
 
@@ -456,8 +491,10 @@ describeEachDatabase('get-report', (env) => {
 
     // The migration's backfill, run on the emptied table, gives the same rows.
     await env.db.deleteFrom('evaluation_counts').execute();
+    await env.db.deleteFrom('evaluation_totals').execute();
     expect((await countsAgainstEvaluations(env, team.org.id)).stored).toEqual([]);
-    for (const statement of BACKFILL_EVALUATION_COUNTS) await sql.raw(statement).execute(env.db);
+    for (const statement of [...BACKFILL_EVALUATION_COUNTS, ...BACKFILL_EVALUATION_TOTALS])
+      await sql.raw(statement).execute(env.db);
     expect((await countsAgainstEvaluations(env, team.org.id)).stored).toEqual(counts.recounted);
   });
 

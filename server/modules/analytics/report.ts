@@ -1,11 +1,12 @@
 /**
  * get-report: one graph's figures, computed by the database (docs/decisions/0420, 0421).
  *
- * Whole evaluations are counted from evaluation_counts (per organisation, board, card and UTC quarter-hour);
- * one item's answers from the results of the card's evaluations, through the evaluations' card-and-time
- * indexes. Either way the database sums by bucket: the caller's local days, weeks, months, quarters or years
- * are turned into quarter-hour edges here, and the query groups by them (PostgreSQL: width_bucket over the
- * edges; SQLite: a join with the buckets, each a range of the index). Nothing is summed in JavaScript.
+ * Whole evaluations are counted from evaluation_counts (per UTC quarter-hour) and evaluation_totals (per UTC
+ * hour and day), at four levels: a card on a board, a board, a card on every board, the organisation
+ * (decision 0582). One item's answers come from the results of the card's evaluations, through the
+ * evaluations' card-and-time indexes. Either way the database sums by bucket: the caller's local days,
+ * weeks, months, quarters or years are turned into quarter-hour edges here, and the query groups by them.
+ * Nothing is summed in JavaScript.
  */
 import { sql, type RawBuilder } from 'kysely';
 import {
@@ -17,6 +18,7 @@ import {
 import type { CallContext, UserActor } from '../../context.ts';
 import type { Db } from '../../db/index.ts';
 import { badRequest, notFound } from '../../errors.ts';
+import { TOTAL_UNITS, UNIT_CODES } from '../../db/migrations/0010_evaluation_totals.ts';
 import { bucketsOf, countedRange, periodPoint, SLOT_MS, zoneOf, type Bucket } from './buckets.ts';
 import { messages as dashboardMessages } from './service.ts';
 
@@ -105,18 +107,6 @@ interface Scope {
   cardId: number;
 }
 
-/** evaluation_counts rows of a scope: the totals rows for "all", the detail rows for one card. */
-function countsScope({ orgId, boardId, cardId }: Scope): RawBuilder<unknown> {
-  const board =
-    boardId === -1
-      ? cardId === -1
-        ? sql`c.board_id = 0`
-        : sql`c.board_id <> 0`
-      : sql`c.board_id = ${boardId}`;
-  const card = cardId === -1 ? sql`c.card_id = 0` : sql`c.card_id = ${cardId}`;
-  return sql`c.org_id = ${orgId} and ${board} and ${card}`;
-}
-
 function evaluationsScope({ orgId, boardId, cardId }: Scope): RawBuilder<unknown> {
   const board = boardId === -1 ? sql`` : sql` and e.board_id = ${boardId}`;
   return sql`e.org_id = ${orgId} and e.card_id = ${cardId}${board}`;
@@ -185,14 +175,83 @@ async function sumByBucket(
   return counts;
 }
 
-function evaluationsByBucket(ctx: Ctx, scope: Scope, buckets: Bucket[]) {
-  return sumByBucket(ctx.db, ctx.dialect, buckets, {
-    source: sql`evaluation_counts c`,
-    time: sql`c.slot`,
-    scale: SLOT_MS,
-    sums: sql`sum(c.passed) as passed, sum(c.failed) as failed`,
-    where: countsScope(scope),
-  });
+/** A range of one table's slots: quarter-hours (unit 0), or evaluation_totals' hours (1) and days (2). */
+export interface Piece {
+  unit: 0 | 1 | 2;
+  lo: number;
+  hi: number;
+}
+
+/**
+ * [qlo, qhi) in quarter-hours as whole UTC days, then whole hours, then the quarter-hours left at either
+ * end (decision 0582): a local day is 23-25 hourly rows and at most 6 quarter-hours, a month about 30
+ * daily rows.
+ */
+export function piecesOf(qlo: number, qhi: number): Piece[] {
+  const pieces: Piece[] = [];
+  const hours = (a: number, b: number) => {
+    const h0 = Math.ceil(a / TOTAL_UNITS.hour);
+    const h1 = Math.floor(b / TOTAL_UNITS.hour);
+    if (h0 >= h1) {
+      if (a < b) pieces.push({ unit: 0, lo: a, hi: b });
+      return;
+    }
+    if (a < h0 * TOTAL_UNITS.hour) pieces.push({ unit: 0, lo: a, hi: h0 * TOTAL_UNITS.hour });
+    pieces.push({ unit: UNIT_CODES.hour, lo: h0, hi: h1 });
+    if (h1 * TOTAL_UNITS.hour < b) pieces.push({ unit: 0, lo: h1 * TOTAL_UNITS.hour, hi: b });
+  };
+  const d0 = Math.ceil(qlo / TOTAL_UNITS.day);
+  const d1 = Math.floor(qhi / TOTAL_UNITS.day);
+  if (d0 >= d1) {
+    hours(qlo, qhi);
+    return pieces;
+  }
+  hours(qlo, d0 * TOTAL_UNITS.day);
+  pieces.push({ unit: UNIT_CODES.day, lo: d0, hi: d1 });
+  hours(d1 * TOTAL_UNITS.day, qhi);
+  return pieces;
+}
+
+/**
+ * Evaluations at one level (board or 0, card or 0: decision 0582), summed per key over ranges of time in
+ * ms (on quarter-hour edges): each range read as its days, hours and quarter-hours. The ranges drive the
+ * join (CROSS JOIN keeps them outside), so each piece is one range of a primary key.
+ */
+async function totalsOf(
+  db: Db,
+  orgId: number,
+  ranges: { key: number; boardId: number; cardId: number; lo: number; hi: number }[],
+): Promise<Map<number, Counts>> {
+  const values = ranges.flatMap(({ key, boardId, cardId, lo, hi }) =>
+    piecesOf(lo / SLOT_MS, hi / SLOT_MS).map(
+      (p) => sql`(${sql.join([key, boardId, cardId, p.unit, p.lo, p.hi].map((v) => sql.lit(v)))})`,
+    ),
+  );
+  if (!values.length) return new Map();
+  return byEntity(
+    db,
+    sql`with r(k, b, c, u, lo, hi) as (values ${sql.join(values)})
+      select x.k as id, sum(x.passed) as passed, sum(x.failed) as failed from (
+        select r.k as k, q.passed as passed, q.failed as failed
+        from r cross join evaluation_counts q
+        where r.u = 0 and q.org_id = ${orgId} and q.board_id = r.b and q.card_id = r.c
+          and q.slot >= r.lo and q.slot < r.hi
+        union all
+        select r.k as k, t.passed as passed, t.failed as failed
+        from r cross join evaluation_totals t
+        where r.u <> 0 and t.org_id = ${orgId} and t.unit = r.u and t.board_id = r.b and t.card_id = r.c
+          and t.slot >= r.lo and t.slot < r.hi
+      ) x
+      group by x.k`,
+  );
+}
+
+function evaluationsByBucket(ctx: Ctx, scope: Scope, buckets: Bucket[]): Promise<Counts[]> {
+  const level = { boardId: Math.max(scope.boardId, 0), cardId: Math.max(scope.cardId, 0) };
+  const ranges = buckets.map((b, key) => ({ key, ...level, lo: b.lo, hi: b.hi }));
+  return totalsOf(ctx.db, scope.orgId, ranges).then((sums) =>
+    buckets.map((_, key) => sums.get(key) ?? { ...ZERO }),
+  );
 }
 
 /**
@@ -264,14 +323,10 @@ async function boardRows(ctx: Ctx, lo: number, hi: number): Promise<ReportRow[]>
     .orderBy('id')
     .execute();
   if (!boards.length) return [];
-  // One range of the primary key per board.
-  const counts = await byEntity(
+  const counts = await totalsOf(
     ctx.db,
-    sql`select c.board_id as id, sum(c.passed) as passed, sum(c.failed) as failed
-      from evaluation_counts c
-      where c.org_id = ${orgId} and c.board_id in (${sql.join(boards.map((b) => b.id))}) and c.card_id = 0
-        and c.slot >= ${lo / SLOT_MS} and c.slot < ${hi / SLOT_MS}
-      group by c.board_id`,
+    orgId,
+    boards.map((b) => ({ key: b.id, boardId: b.id, cardId: 0, lo, hi })),
   );
   return entityRows(
     boards.map((b) => ({ id: b.id, label: b.name, live: b.deleted_at === null })),
@@ -281,23 +336,32 @@ async function boardRows(ctx: Ctx, lo: number, hi: number): Promise<ReportRow[]>
 
 async function cardRows(ctx: Ctx, boardId: number, lo: number, hi: number): Promise<ReportRow[]> {
   const orgId = ctx.actor.orgId;
-  const counts = await byEntity(
-    ctx.db,
-    sql`select c.card_id as id, sum(c.passed) as passed, sum(c.failed) as failed
-      from evaluation_counts c
-      where c.org_id = ${orgId} and c.board_id = ${boardId} and c.card_id <> 0
-        and c.slot >= ${lo / SLOT_MS} and c.slot < ${hi / SLOT_MS}
-      group by c.card_id`,
-  );
-  // The board's cards now, and the cards it has figures of in the period.
+  // The board's cards now, and those it has figures of in the days the period touches.
   const onBoard = await ctx.db
     .selectFrom('board_cards')
     .select('card_id')
     .where('org_id', '=', orgId)
     .where('board_id', '=', boardId)
     .execute();
-  const ids = [...new Set([...onBoard.map((r) => r.card_id), ...counts.keys()])];
+  const day = SLOT_MS * TOTAL_UNITS.day;
+  const counted = await ctx.db
+    .selectFrom('evaluation_totals')
+    .select('card_id')
+    .distinct()
+    .where('org_id', '=', orgId)
+    .where('unit', '=', UNIT_CODES.day)
+    .where('board_id', '=', boardId)
+    .where('card_id', '!=', 0)
+    .where('slot', '>=', Math.floor(lo / day))
+    .where('slot', '<', Math.ceil(hi / day))
+    .execute();
+  const ids = [...new Set([...onBoard, ...counted].map((r) => r.card_id))];
   if (!ids.length) return [];
+  const counts = await totalsOf(
+    ctx.db,
+    orgId,
+    ids.map((id) => ({ key: id, boardId, cardId: id, lo, hi })),
+  );
   const cards = await ctx.db
     .selectFrom('cards')
     .select(['id', 'name', 'deleted_at'])

@@ -5,6 +5,7 @@
  */
 import type { Db } from '../../db/index.ts';
 import { SLOT_MS } from '../../db/migrations/0005_analytics.ts';
+import { TOTAL_UNITS, UNIT_CODES } from '../../db/migrations/0010_evaluation_totals.ts';
 
 export { SLOT_MS };
 
@@ -17,9 +18,11 @@ export interface CountedEvaluation {
 }
 
 /**
- * Adds (delta 1) or removes (delta -1) one completed evaluation at its three levels. The rows are always
- * written in the same order (card, board, organisation), so concurrent writers on PostgreSQL take their
- * row locks in one order; callers run it last in their transaction, so the organisation row is held briefly.
+ * Adds (delta 1) or removes (delta -1) one completed evaluation at its four levels (its board and card, its
+ * board, its card on every board, the organisation) by quarter-hour, then by hour and day
+ * (evaluation_totals, decision 0582). The rows are always written in the same order, from the most
+ * particular to the organisation's, so concurrent writers on PostgreSQL take their row locks in one order;
+ * callers run it last in their transaction, so the shared rows are held briefly.
  */
 export async function countEvaluation(db: Db, evaluation: CountedEvaluation, delta: 1 | -1): Promise<void> {
   const slot = Math.floor(evaluation.completedAt / SLOT_MS);
@@ -35,11 +38,42 @@ export async function countEvaluation(db: Db, evaluation: CountedEvaluation, del
   });
   await db
     .insertInto('evaluation_counts')
-    .values([row(evaluation.boardId, evaluation.cardId), row(evaluation.boardId, 0), row(0, 0)])
+    .values([
+      row(evaluation.boardId, evaluation.cardId),
+      row(evaluation.boardId, 0),
+      row(0, evaluation.cardId),
+      row(0, 0),
+    ])
     .onConflict((oc) =>
       oc.columns(['org_id', 'board_id', 'card_id', 'slot']).doUpdateSet((eb) => ({
         passed: eb('evaluation_counts.passed', '+', eb.ref('excluded.passed')),
         failed: eb('evaluation_counts.failed', '+', eb.ref('excluded.failed')),
+      })),
+    )
+    .execute();
+  const total = (unit: keyof typeof TOTAL_UNITS, boardId: number, cardId: number) => ({
+    org_id: evaluation.orgId,
+    unit: UNIT_CODES[unit],
+    board_id: boardId,
+    card_id: cardId,
+    slot: Math.floor(slot / TOTAL_UNITS[unit]),
+    passed,
+    failed,
+  });
+  await db
+    .insertInto('evaluation_totals')
+    .values(
+      (['hour', 'day'] as const).flatMap((unit) => [
+        total(unit, evaluation.boardId, evaluation.cardId),
+        total(unit, evaluation.boardId, 0),
+        total(unit, 0, evaluation.cardId),
+        total(unit, 0, 0),
+      ]),
+    )
+    .onConflict((oc) =>
+      oc.columns(['org_id', 'unit', 'board_id', 'card_id', 'slot']).doUpdateSet((eb) => ({
+        passed: eb('evaluation_totals.passed', '+', eb.ref('excluded.passed')),
+        failed: eb('evaluation_totals.failed', '+', eb.ref('excluded.failed')),
       })),
     )
     .execute();
