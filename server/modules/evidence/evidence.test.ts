@@ -14,6 +14,7 @@ import {
   PHOTO_BYTES_MAX,
   photoRequiredMessage,
 } from '../../../common/evidence.ts';
+import { RATE_LIMITED_MESSAGE } from '../../http/rateLimit.ts';
 import { runMaintenance } from '../../maintenance.ts';
 import { buildBoard, buildCard, buildTeam } from '../../test/factories.ts';
 import { call, describeEachDatabase, type CallAnswer, type TestEnv } from '../../test/harness.ts';
@@ -664,3 +665,31 @@ describeEachDatabase('evidence: purge of unfinished evaluations', (env) => {
     expect(await env.services.storage.get(left[0]!.storage_key)).not.toBeNull();
   });
 });
+
+describeEachDatabase(
+  'evidence: anonymous uploads count towards the per-address limit',
+  (env) => {
+    it('refuses an anonymous upload past the limit with 429, storing nothing', async () => {
+      const t = await setup(env);
+      const key = await call(
+        env,
+        'getAnonymousEvaluationKey',
+        { boardID: t.board.id },
+        { cookie: t.team.viewer.cookie },
+      );
+      const fields = { orgName: t.team.org.name, boardID: t.board.id, anonKey: key.body.key as string };
+      const started = await call(env, 'addEvaluationAnon', { ...fields, cardID: t.card.id });
+      const evalID = started.body.id as number;
+      // The limit is 3 a minute: the start above was the first, two uploads are the second and third.
+      for (let i = 0; i < 2; i++)
+        expect((await call(env, 'addResultPhotoAnon', { ...fields, evalID, itemID: t.guards })).status).toBe(
+          200,
+        );
+      const before = await photoRows(env, t.team.org.id);
+      const refused = await call(env, 'addResultPhotoAnon', { ...fields, evalID, itemID: t.guards });
+      expect(refused).toMatchObject({ status: 429, body: { errMsg: RATE_LIMITED_MESSAGE } });
+      expect(await photoRows(env, t.team.org.id)).toEqual(before);
+    });
+  },
+  { config: () => ({ anonymousCallsPerMinute: 3 }) },
+);
