@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 
@@ -13,6 +16,56 @@ function buildVersion(buildId: string): Plugin {
   };
 }
 
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|webmanifest)$/;
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const file = path.join(dir, name);
+    return statSync(file).isDirectory() ? filesUnder(file) : [file];
+  });
+}
+
+/**
+ * After the build (decision 0622): source maps move out of the served folder to dist/web-sourcemaps/ (they
+ * are written `hidden`, so no file points at them), and every text file gets .br and .gz siblings, made once
+ * at the highest levels, which the server picks by Accept-Encoding. A variant not smaller is not kept.
+ */
+function precompressAndHideMaps(): Plugin {
+  let outDir = '';
+  return {
+    name: 'checkboard-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    closeBundle() {
+      const mapsDir = path.join(outDir, '..', 'web-sourcemaps');
+      rmSync(mapsDir, { recursive: true, force: true });
+      for (const file of filesUnder(outDir)) {
+        if (file.endsWith('.map')) {
+          const target = path.join(mapsDir, path.relative(outDir, file));
+          mkdirSync(path.dirname(target), { recursive: true });
+          renameSync(file, target);
+          continue;
+        }
+        if (!COMPRESSIBLE.test(file)) continue;
+        const source = readFileSync(file);
+        const variants = {
+          br: brotliCompressSync(source, {
+            params: {
+              [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
+              [zlib.BROTLI_PARAM_SIZE_HINT]: source.length,
+            },
+          }),
+          gz: gzipSync(source, { level: 9 }),
+        };
+        for (const [extension, compressed] of Object.entries(variants))
+          if (compressed.length < source.length) writeFileSync(`${file}.${extension}`, compressed);
+      }
+    },
+  };
+}
+
 export default defineConfig(({ command }) => {
   const buildId =
     command === 'build'
@@ -22,12 +75,13 @@ export default defineConfig(({ command }) => {
   return {
     root: 'web',
     publicDir: 'public',
-    plugins: [react(), buildVersion(buildId)],
+    plugins: [react(), buildVersion(buildId), precompressAndHideMaps()],
     define: { __BUILD_ID__: JSON.stringify(buildId) },
     build: {
       outDir: '../dist/web',
       emptyOutDir: true,
-      sourcemap: true,
+      // Written for whoever debugs a build, kept outside the served folder (see precompressAndHideMaps).
+      sourcemap: 'hidden',
       chunkSizeWarningLimit: 1500,
     },
     server: {

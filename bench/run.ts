@@ -20,6 +20,7 @@ import { openDatabase, type Database } from '../server/db/index.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import { explainHotQueries, type HotContext, type Location } from './explain.ts';
 import { Client, load, sequential, type Stats } from './http.ts';
+import { bareExcel, getBoardsSideBySide, startBare, type SideBySide } from './overhead.ts';
 import { ITEMS_PER_CARD, postgresBulk, seed, sqliteBulk, type Bulk, type SeedPlan } from './seed.ts';
 import { EVALUATIONS, numberSetting, OTHER_EVALUATIONS, resultsDir } from './settings.ts';
 
@@ -365,6 +366,8 @@ interface Figures {
   addEvaluation: Stats;
   addResultsPaced: Stats;
   addResultsClosed: Stats;
+  getBoards: SideBySide;
+  bareExcel: { rows: number; seconds: number; rowsPerSecond: number; megabytes: number };
   excel: {
     evaluations: number;
     rows: number;
@@ -459,6 +462,16 @@ async function measure(dialect: 'sqlite' | 'postgres', databaseUrl: string, f: F
   const addResultsClosed = await load(f.evaluators.length, PER_EVALUATOR, (worker, j) =>
     addResults(worker, PER_EVALUATOR + j),
   );
+
+  // Per-request overhead: get-boards through the app against bare Fastify and the driver, A B A B.
+  const bare = await startBare(databaseUrl, f.orgId);
+  const getBoards = await getBoardsSideBySide(client, bare.client, ownerCookie, () =>
+    os.loadavg().map((v) => Number(v.toFixed(2))),
+  );
+  await bare.stop();
+  say(
+    `  get-boards req/s, A B A B: bare ${getBoards.bare.map((v) => v.toFixed(0)).join(', ')}; app ${getBoards.app.map((v) => v.toFixed(0)).join(', ')} (${getBoards.ratio.toFixed(2)}x; load ${getBoards.loadBefore.join(' ')})`,
+  );
   await server.stop();
 
   // The export in a fresh server process, so that its memory is the export's; then the same export again in
@@ -498,6 +511,13 @@ async function measure(dialect: 'sqlite' | 'postgres', databaseUrl: string, f: F
   const again = await exportOnce();
   const hwm = rssOf(pid).hwm;
   await server.stop();
+  const bareWriter = await bareExcel(
+    databaseUrl,
+    f.orgId,
+    Date.parse(f.exportStart),
+    Date.parse(f.maxDateTime),
+  );
+  say(`  bare exceljs writer: ${Math.round(bareWriter.rowsPerSecond).toLocaleString('en')} rows/s`);
   const { download, tenths } = first;
   const rssAt10 = tenths[0]!;
   const peakRss = Math.max(first.peak, ...tenths);
@@ -511,6 +531,8 @@ async function measure(dialect: 'sqlite' | 'postgres', databaseUrl: string, f: F
     addEvaluation,
     addResultsPaced,
     addResultsClosed,
+    getBoards,
+    bareExcel: bareWriter,
     excel: {
       evaluations: f.exportEvaluations,
       rows: f.exportRows,
@@ -565,6 +587,22 @@ function table(all: Figures[]) {
       (f) => `${ms(f.addEvaluation.p95)} / ${f.addEvaluation.perSecond.toFixed(0)}/s`,
     ],
     [
+      'get-boards req/s, bare Fastify + driver (A rounds)',
+      '',
+      (f) => f.getBoards.bare.map((v) => v.toFixed(0)).join(', '),
+    ],
+    ['get-boards req/s, the app (B rounds)', '', (f) => f.getBoards.app.map((v) => v.toFixed(0)).join(', ')],
+    [
+      'get-boards: app / bare',
+      '>= 0.6x',
+      (f) => `${f.getBoards.ratio.toFixed(2)}x${f.getBoards.sameAnswer ? '' : ' (answers differ!)'}`,
+    ],
+    [
+      '  load average before / after',
+      '',
+      (f) => `${f.getBoards.loadBefore[0]} / ${f.getBoards.loadAfter[0]}`,
+    ],
+    [
       'get-excel: evaluations / rows',
       '',
       (f) => `${f.excel.evaluations.toLocaleString('en')} / ${f.excel.rows.toLocaleString('en')}`,
@@ -574,6 +612,17 @@ function table(all: Figures[]) {
       '>= 25,000',
       (f) =>
         `${Math.round(f.excel.rowsPerSecond).toLocaleString('en')} (${f.excel.seconds.toFixed(1)} s, ${f.excel.megabytes.toFixed(1)} MB)`,
+    ],
+    [
+      'bare exceljs writer, same rows: rows per second',
+      '',
+      (f) =>
+        `${Math.round(f.bareExcel.rowsPerSecond).toLocaleString('en')} (${f.bareExcel.rows.toLocaleString('en')} rows)`,
+    ],
+    [
+      'get-excel / bare writer',
+      '>= 0.7x',
+      (f) => `${(f.excel.rowsPerSecond / f.bareExcel.rowsPerSecond).toFixed(2)}x`,
     ],
     [
       'get-excel: peak server RSS',

@@ -44,6 +44,8 @@ export const DELETED_CARDS_WINDOW_DAYS = 31;
 export const LAST_EVALUATIONS_COUNT = 3;
 export const SQUARES_PER_GROUP = 3;
 export const CALENDAR_DAYS = 28;
+/** A calendar day's squares per card on the board view (one group); more show as '+n' (decision 0620). */
+export const BOARD_SQUARES_PER_DAY = 3;
 export const SEARCH_PAGE_DEFAULT = 48;
 export const SEARCH_PAGE_MAX = 200;
 export const UNFINISHED_EVALUATION_PURGE_MS = 24 * 60 * 60_000;

@@ -84,6 +84,8 @@ export const show = {
   boardsTab: (_role: Role) => true,
   cardsTab: (role: Role) => hasRole(role, 'admin'),
   evaluationsTab: (role: Role) => hasRole(role, 'evaluator'),
+  /** Issue 12: corrective actions, for evaluators and above (docs/decisions/0670). */
+  actionsTab: (role: Role) => hasRole(role, 'evaluator'),
   feedbackTab: (role: Role) => hasRole(role, 'evaluator'),
   usersTab: (role: Role) => hasRole(role, 'admin'),
   analytics: (role: Role) => hasRole(role, 'admin'),

@@ -1,3 +1,6 @@
+import { createHmac } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, expectAccessible, seed, signInAs, test } from './fixtures.ts';
 
 test('a member reads the API reference: every call, who may make it, its fields and errors', async ({
@@ -42,6 +45,7 @@ test('an administrator makes an API token, another system uses it, and revoking 
   page,
   request,
 }) => {
+  test.setTimeout(120_000); // a long journey: two modals, a reload and outside calls
   const team = await seed().team();
   await signInAs(page, team.admin.cookie);
   await page.goto(`/q/${encodeURIComponent(team.org.name)}/docs`);
@@ -97,4 +101,82 @@ test('a viewer reads the reference but sees no API tokens', async ({ page }) => 
   await expect(page.getByRole('region', { name: 'API tokens' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'New API token' })).toHaveCount(0);
   await expect(page.getByRole('region', { name: 'Manage API tokens' })).toHaveCount(0);
+});
+
+test('an administrator adds a webhook, an evaluation is delivered signed, and the log shows it', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000); // waits for the delivery loop (every 2 s) twice
+  const received: { event: string; delivery: string; signature: string; body: string }[] = [];
+  const receiver = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      received.push({
+        event: String(request.headers['checkboard-event']),
+        delivery: String(request.headers['checkboard-delivery']),
+        signature: String(request.headers['checkboard-signature']),
+        body,
+      });
+      response.end('thanks');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  try {
+    const s = seed();
+    const team = await s.team();
+    const card = await s.card(team.org, { items: [{ type: 'pass_fail', content: '<p>Door shut</p>' }] });
+    const board = await s.board(team.org, { cardIds: [card.id] });
+    await signInAs(page, team.admin.cookie);
+    await page.goto(`/q/${encodeURIComponent(team.org.name)}/docs`);
+    const section = page.getByRole('region', { name: 'Manage webhooks' });
+    await section.getByRole('button', { name: 'New webhook' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New webhook' });
+    await dialog.getByLabel('Endpoint URL').fill(url);
+    await dialog.getByLabel('Description').fill('Quality ERP');
+    await dialog.getByRole('checkbox', { name: /^evaluation\.failed/ }).check();
+    await expectAccessible(page, 'new webhook');
+    await dialog.getByRole('button', { name: 'Add webhook' }).click();
+    const shown = page.getByRole('dialog', { name: 'Your webhook signing secret' });
+    const secret = (await shown.getByLabel('Signing secret').textContent())!.trim();
+    expect(secret).toMatch(/^whsec_/);
+    await shown.getByRole('button', { name: 'Done' }).click();
+    await expect(section.getByText('Quality ERP')).toBeVisible();
+
+    // The evaluator fails the check, through the API as the app does.
+    const asEvaluator = request;
+    const headers = { cookie: team.evaluator.cookie, 'content-type': 'application/json' };
+    const started = await asEvaluator.post('/api/add-evaluation', {
+      headers,
+      data: { boardID: board.id, cardID: card.id },
+    });
+    const evalID = (await started.json()).id;
+    const done = await asEvaluator.post('/api/add-results', {
+      headers,
+      data: { evalID, results: [{ item_id: card.itemIds[0], pass: false }] },
+    });
+    expect(done.status()).toBe(200);
+
+    await expect
+      .poll(() => received.map((r) => r.event).sort(), { timeout: 15_000 })
+      .toEqual(['evaluation.completed', 'evaluation.failed']);
+    for (const got of received) {
+      const t = /t=(\d+)/.exec(got.signature)![1];
+      const expected = createHmac('sha256', secret).update(`${t}.${got.body}`).digest('hex');
+      expect(got.signature).toBe(`t=${t},v1=${expected}`);
+      expect(JSON.parse(got.body)).toMatchObject({ id: got.delivery, data: { evaluation: { id: evalID } } });
+    }
+
+    await section.getByRole('button', { name: 'Deliveries' }).click();
+    const log = page.getByRole('dialog', { name: /^Deliveries to/ });
+    await expect(log.getByText('Delivered')).toHaveCount(2);
+    await expectAccessible(page, 'delivery log');
+    await log.getByRole('button', { name: /^Send evaluation\.failed .* again$/ }).click();
+    await expect.poll(() => received.length, { timeout: 15_000 }).toBe(3);
+    expect(received[2]!.delivery).toBe(received.find((r) => r.event === 'evaluation.failed')!.delivery);
+  } finally {
+    receiver.close();
+  }
 });

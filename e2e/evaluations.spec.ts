@@ -233,7 +233,11 @@ test.describe('in a time zone ahead of the server', () => {
     const team = await s.team();
     const busy = await s.card(team.org, { name: `A busy card ${suffix()}` });
     const quiet = await s.card(team.org, { name: `B quiet card ${suffix()}` });
-    const board = await s.board(team.org, { name: `Views ${suffix()}`, cardIds: [busy.id, quiet.id] });
+    const busyDayCard = await s.card(team.org, { name: `C busy day ${suffix()}` });
+    const board = await s.board(team.org, {
+      name: `Views ${suffix()}`,
+      cardIds: [busy.id, quiet.id, busyDayCard.id],
+    });
     const now = Date.now();
     const local = (ms: number) => new TZDate(ms, zone);
     const today = startOfDay(local(now));
@@ -256,6 +260,14 @@ test.describe('in a time zone ahead of the server', () => {
     }
     const old = now - 50 * DAY;
     await evaluate(team, board, quiet, team.admin, old, false);
+    // A busy day: five evaluations yesterday; its cell draws the last three and '+2' for the others.
+    const yesterdayNoon = addDays(today, -1).getTime() + 12 * 60 * MINUTE;
+    const busyDay = [false, true, true, false, true].map((pass, i) => ({
+      time: yesterdayNoon + (i + 1) * MINUTE,
+      pass,
+    }));
+    for (const { time, pass } of busyDay)
+      await evaluate(team, board, busyDayCard, team.evaluator, time, pass);
 
     const name = (time: number, pass: boolean, email = team.evaluator.email) =>
       `${pass ? 'Pass' : 'Fail'}, ${format(local(time), 'd MMM HH:mm')}, by ${email}`;
@@ -318,6 +330,18 @@ test.describe('in a time zone ahead of the server', () => {
       }
     }
     await expect(quietCard.getByRole('button')).toHaveCount(0);
+    const busyDayResults = page
+      .getByTestId('card-results')
+      .filter({ has: page.getByRole('heading', { name: busyDayCard.name }) });
+    const yesterdayCell = busyDayResults.locator(`td[data-date="${dayOf(yesterdayNoon)}"]`);
+    await expect(yesterdayCell.getByRole('button')).toHaveCount(3);
+    for (const [i, { time, pass }] of busyDay.slice(-3).entries()) {
+      await expect(yesterdayCell.getByRole('button').nth(i)).toHaveAccessibleName(name(time, pass));
+    }
+    await expect(yesterdayCell.getByTestId('more').locator('[aria-hidden="true"]')).toHaveText('+2');
+    await expect(yesterdayCell.getByTestId('more')).toContainText('2 earlier not shown: 1 pass, 1 fail');
+    await expect(yesterdayCell.getByTestId('more')).toHaveAttribute('data-fail', 'true');
+    await expect(busyDayResults.getByText('3 pass · 2 fail')).toBeVisible();
     await expectAccessible(page, 'board view, 28 days');
 
     // Last 3: each card's three newest, even from long ago.
@@ -726,4 +750,39 @@ test('each failure shows its message', async ({ page }) => {
   await page.getByRole('button', { name: 'Download Excel' }).click();
   await expect(page.getByText('There was an error getting the excel file.')).toBeVisible();
   await expectAccessible(page, 'evaluations tab, excel refused');
+});
+
+test('an export refused while another runs for the organisation says so, and runs once that one is done', async ({
+  page,
+}) => {
+  const s = seed();
+  const team = await s.team();
+  const card = await s.card(team.org, { name: `Exported ${suffix()}` });
+  const board = await s.board(team.org, { name: `Export ${suffix()}`, cardIds: [card.id] });
+  await evaluate(team, board, card, team.evaluator, Date.now() - MINUTE);
+  // Another member's export of this organisation, running (in this or another app process).
+  await s.env.db
+    .insertInto('export_leases')
+    .values({ org_id: team.org.id, holder: 'another export', expires_at: Date.now() + 60_000 })
+    .execute();
+  await signInAs(page, team.evaluator.cookie);
+  await page.goto(`${orgPath(team)}/home/evaluations`);
+  await expect(page.getByTestId('evaluation-row')).toHaveCount(1);
+  await page.getByRole('button', { name: 'Download Excel' }).click();
+  await expect(
+    page.getByText(
+      'An export is already running for your organisation. Please try again when it has finished.',
+    ),
+  ).toBeVisible();
+  await expectAccessible(page, 'evaluations tab, export busy');
+
+  await s.env.db.deleteFrom('export_leases').where('org_id', '=', team.org.id).execute();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download Excel' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/^Checkboard_Evaluations_.+\.xlsx$/);
+  await expect(
+    page.getByText('An export is already running for your organisation.', { exact: false }),
+  ).toHaveCount(0);
 });

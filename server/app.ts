@@ -12,6 +12,7 @@ import type { Services } from './context.ts';
 import type { Database } from './db/index.ts';
 import { registerErrorHandler } from './http/errors.ts';
 import { registerHealth } from './http/health.ts';
+import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { redactUrl } from './http/logUrls.ts';
 import { registerCalls } from './http/register.ts';
@@ -96,6 +97,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     secret: await loadOrCreateSecret(database.db, config.sessionSecret),
     storage: options.storage ?? createStorage(config.storage),
   };
+  registerMetrics(app, config.metricsToken, database.poolStats);
   registerHealth(app, services.db);
   registerCalls(app, services, allHandlers);
   registerOpenApi(app, projectVersion(), config.appUrl);

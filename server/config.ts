@@ -10,6 +10,7 @@ import { projectRoot } from './paths.ts';
 import { parseStorageUrl, type StorageConfig } from './storage/storage.ts';
 
 export const SIGNUPS_PER_ADDRESS_PER_HOUR_DEFAULT = 10;
+export const JOBS_POLL_SECONDS_DEFAULT = 30;
 
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
@@ -93,6 +94,28 @@ const schema = z.object({
       .min(1, 'must be at least 1')
       .default(SIGNUPS_PER_ADDRESS_PER_HOUR_DEFAULT),
   ),
+  METRICS_TOKEN: z.preprocess(
+    emptyAsUndefined,
+    z.string().min(16, 'must be at least 16 characters long').optional(),
+  ),
+  JOBS_POLL_SECONDS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: 'must be a number of seconds' })
+      .int('must be a whole number of seconds')
+      .min(1, 'must be at least 1')
+      .max(3600, 'must be at most 3600')
+      .default(JOBS_POLL_SECONDS_DEFAULT),
+  ),
+  EXPORTS_PER_PROCESS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .max(64, 'must be at most 64')
+      .default(2),
+  ),
   TRUST_PROXY: z.preprocess(
     emptyAsUndefined,
     z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
@@ -100,6 +123,10 @@ const schema = z.object({
   STORAGE_URL: z.preprocess(
     emptyAsUndefined,
     url(['s3:', 'file:'], 'an s3://KEY:SECRET@bucket?endpoint=… URL, or file:<folder>').optional(),
+  ),
+  WEBHOOKS_ALLOW_PRIVATE: z.preprocess(
+    emptyAsUndefined,
+    z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
   ),
   LOG_LEVEL: z.preprocess(
     emptyAsUndefined,
@@ -127,7 +154,18 @@ export interface Config {
   anonymousCallsPerMinute: number;
   /** Sign-ups per hour from one client address (each mails an address). */
   signupsPerAddressPerHour: number;
+  /** The Bearer token GET /metrics asks for; without it there is no /metrics. */
+  metricsToken: string | undefined;
+  /** How often each process asks the database for due periodic jobs (server/jobs/runner.ts). */
+  jobsPollSeconds: number;
+  /** Excel exports running at once in this process (one per organisation across processes). */
+  exportsPerProcess: number;
   trustProxy: boolean;
+  /**
+   * Whether webhooks may go to private, loopback and link-local addresses, and over plain http (decision
+   * 0585): never in production unless set, always in development and tests.
+   */
+  webhooksAllowPrivate: boolean;
   logLevel: string;
   /** Where photos go (issue 12): a folder under data/ unless STORAGE_URL says otherwise. */
   storage: StorageConfig;
@@ -197,7 +235,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     anonKeyRotationMinutes: e.ANON_KEY_ROTATION_MINUTES,
     anonymousCallsPerMinute: e.ANON_CALLS_PER_MINUTE,
     signupsPerAddressPerHour: e.SIGNUPS_PER_ADDRESS_PER_HOUR,
+    metricsToken: e.METRICS_TOKEN,
+    jobsPollSeconds: e.JOBS_POLL_SECONDS,
+    exportsPerProcess: e.EXPORTS_PER_PROCESS,
     trustProxy: e.TRUST_PROXY === 'true',
+    webhooksAllowPrivate:
+      e.WEBHOOKS_ALLOW_PRIVATE === undefined
+        ? e.NODE_ENV !== 'production'
+        : e.WEBHOOKS_ALLOW_PRIVATE === 'true',
     logLevel: e.LOG_LEVEL,
     storage,
   };

@@ -2,7 +2,9 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, redactUrl, type Config } from './config.ts';
 import { openAndMigrate, type Database } from './db/index.ts';
-import { startMaintenance } from './maintenance.ts';
+import { allJobs } from './jobs/index.ts';
+import { startJobs } from './jobs/runner.ts';
+import { startWebhookDelivery } from './webhooks/deliver.ts';
 
 function describeDatabaseError(config: Config, error: unknown): string {
   const where = config.database.kind === 'postgres' ? redactUrl(config.database.url) : config.database.file;
@@ -32,9 +34,11 @@ async function main() {
   }
 
   const { app, services } = await buildApp({ config, database });
-  const stopMaintenance = startMaintenance(services, app.log);
+  const stopJobs = startJobs(services, allJobs, app.log, config.jobsPollSeconds * 1000);
+  const stopWebhooks = startWebhookDelivery(services, app.log);
   const shutdown = async () => {
-    stopMaintenance();
+    stopJobs();
+    stopWebhooks();
     await app.close();
     await database.close();
     process.exit(0);

@@ -82,6 +82,16 @@ export const evaluation = z.object({
 });
 export type Evaluation = z.infer<typeof evaluation>;
 
+/** A card's local day on the board view whose evaluations get-evaluations lists only in part: its totals. */
+export const boardDayTotals = z.object({
+  cardID: id,
+  /** The local calendar date, YYYY-MM-DD, in the request's time zone. */
+  date: z.string(),
+  pass: z.number().int(),
+  fail: z.number().int(),
+});
+export type BoardDayTotals = z.infer<typeof boardDayTotals>;
+
 export const feedback = z.object({
   id,
   evalID: id.nullable(),
@@ -201,3 +211,49 @@ export const apiToken = z.object({
   lastUsedAt: dateTime.nullable(),
 });
 export type ApiToken = z.infer<typeof apiToken>;
+
+/** Webhooks (docs/decisions/0585): what an endpoint can be told. */
+export const WEBHOOK_URL_MAX = 500;
+export const WEBHOOK_DESCRIPTION_MAX = 200;
+export const WEBHOOK_EVENTS = [
+  'evaluation.completed',
+  'evaluation.failed',
+  'feedback.added',
+  'action.created',
+  'action.closed',
+] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+export const WEBHOOK_EVENT_LABELS: Record<WebhookEvent, string> = {
+  'evaluation.completed': 'An evaluation is completed',
+  'evaluation.failed': 'An evaluation is completed with a failure',
+  'feedback.added': 'Feedback is added',
+  'action.created': 'A corrective action is raised',
+  'action.closed': 'A corrective action is done or cancelled',
+};
+
+export const webhook = z.object({
+  id,
+  url: z.string(),
+  description: z.string(),
+  events: z.array(z.enum(WEBHOOK_EVENTS)),
+  enabled: z.boolean(),
+  createdAt: dateTime,
+});
+export type Webhook = z.infer<typeof webhook>;
+
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+export const webhookDelivery = z.object({
+  id,
+  /** The id a receiver deduplicates by (sent as Checkboard-Delivery). */
+  deliveryID: z.string(),
+  event: z.enum(WEBHOOK_EVENTS),
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES),
+  attempts: z.number().int(),
+  createdAt: dateTime,
+  lastAttemptAt: dateTime.nullable(),
+  nextAttemptAt: dateTime.nullable(),
+  lastStatusCode: z.number().int().nullable(),
+  /** The start of the last answer's body, or why there was none. */
+  lastResponse: z.string().nullable(),
+});
+export type WebhookDelivery = z.infer<typeof webhookDelivery>;

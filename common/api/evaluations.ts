@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCall } from './define.ts';
-import { dateTime, evaluation, feedback, id } from './entities.ts';
-import { exportRequest, feedbackContent, resultInput, searchRequest } from './inputs.ts';
+import { boardDayTotals, dateTime, evaluation, feedback, id } from './entities.ts';
+import { exportRequest, feedbackContent, resultInput, searchRequest, timeZone } from './inputs.ts';
 
 export const addEvaluation = defineCall({
   path: '/api/add-evaluation',
@@ -43,8 +43,17 @@ export const getEvaluations = defineCall({
   method: 'POST',
   access: 'member',
   mutates: false,
-  request: z.strictObject({ boardID: id, startDateTime: dateTime }),
-  response: z.object({ evaluations: z.array(evaluation) }),
+  /**
+   * Our addition: `timeZone`, the IANA zone whose calendar days the board draws (default UTC). The answer
+   * holds, per card and local day, that day's last BOARD_SQUARES_PER_DAY evaluations, and each card's last 3
+   * (docs/decisions/0620-board-view-bounded.md).
+   */
+  request: z.strictObject({ boardID: id, startDateTime: dateTime, timeZone: timeZone.optional() }),
+  response: z.object({
+    evaluations: z.array(evaluation),
+    /** Our addition: the days (card, local date) with more evaluations than listed, with that day's totals. */
+    moreDays: z.array(boardDayTotals).optional(),
+  }),
   failMsg: 'Did not find evaluations. Please try again later.',
 });
 

@@ -1,6 +1,7 @@
 /** The whole API contract (SPEC §7 plus the additions docs/product-decisions.md and docs/decisions/ name). */
 import '../zod-messages.ts';
 import * as accounts from './accounts.ts';
+import * as actions from './actions.ts';
 import * as anonymous from './anonymous.ts';
 import * as apiTokens from './apiTokens.ts';
 import * as billing from './billing.ts';
@@ -10,6 +11,7 @@ import * as dashboards from './dashboards.ts';
 import * as evaluations from './evaluations.ts';
 import * as evidence from './evidence.ts';
 import * as users from './users.ts';
+import * as webhooks from './webhooks.ts';
 
 export const api = {
   ...accounts,
@@ -21,7 +23,9 @@ export const api = {
   ...evidence,
   ...anonymous,
   ...dashboards,
+  ...actions,
   ...apiTokens,
+  ...webhooks,
 } as const;
 
 /** The calls by area, as the API reference (GET /api/openapi.json, /q/{org}/docs) groups them. */
@@ -35,12 +39,15 @@ export const apiAreas = {
   Evidence: evidence,
   Anonymous: anonymous,
   Analytics: dashboards,
+  Actions: actions,
   'API tokens': apiTokens,
+  Webhooks: webhooks,
 } as const;
 
 export type Api = typeof api;
 export type CallName = keyof Api;
 
+export * from './actionTypes.ts';
 export * from './define.ts';
 export * from './entities.ts';
 export * from './inputs.ts';

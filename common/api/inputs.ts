@@ -21,6 +21,9 @@ export const feedbackContent = z
   .min(1, `Feedback must be between 1 and ${FEEDBACK_MAX} characters long.`)
   .max(FEEDBACK_MAX, `Feedback must be between 1 and ${FEEDBACK_MAX} characters long.`);
 
+/** An IANA time zone name; the server refuses one it does not know ('Unknown time zone.'). */
+export const timeZone = z.string().min(1).max(100);
+
 const nameFilter = z.string().max(100).optional();
 
 /** The filter and keyset cursor shared by the search calls and the Excel exports (docs/product-decisions.md). */
@@ -43,6 +46,6 @@ export type SearchRequest = z.output<typeof searchRequest>;
  * row up to maxDateTime) and, our addition, the IANA time zone their dates are written in (default UTC).
  */
 export const exportRequest = searchRequest.extend({
-  timeZone: z.string().min(1).max(100).optional(),
+  timeZone: timeZone.optional(),
 });
 export type ExportRequest = z.output<typeof exportRequest>;

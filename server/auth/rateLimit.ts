@@ -53,3 +53,30 @@ export async function takeEvent(
   await deleteEvent(db, id);
   return null;
 }
+
+/**
+ * Counts one request of a bucket in its fixed window (aligned to `windowMs`), with one upsert that every
+ * process on the database shares: the count the statement returns includes this request and all others
+ * before it, whatever process made them. False when the bucket is over `max` in this window. For limits
+ * checked on every request (the -anon calls), where a row per event would be many (decision 0600).
+ */
+export async function takeWindowSlot(
+  db: Db,
+  bucket: string,
+  windowMs: number,
+  now: number,
+  max: number,
+): Promise<boolean> {
+  const windowStart = Math.floor(now / windowMs) * windowMs;
+  const row = await db
+    .insertInto('rate_limit_windows')
+    .values({ bucket, window_start: windowStart, count: 1 })
+    .onConflict((oc) =>
+      oc
+        .columns(['bucket', 'window_start'])
+        .doUpdateSet({ count: sql<number>`rate_limit_windows.count + 1` }),
+    )
+    .returning('count')
+    .executeTakeFirstOrThrow();
+  return Number(row.count) <= max;
+}

@@ -11,9 +11,18 @@ import type { DB } from './schema.ts';
 export type { DB } from './schema.ts';
 export type Db = Kysely<DB>;
 
+/** The connections a process holds (metrics): SQLite has one, always open. */
+export interface PoolStats {
+  max: number;
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
 export interface Database {
   db: Db;
   dialect: DialectName;
+  poolStats(): PoolStats;
   close(): Promise<void>;
 }
 
@@ -25,6 +34,31 @@ export interface OpenOptions {
   poolSize?: number;
   /** Called with the SQL of every statement run (the tenancy check records them). */
   onQuery?: (sql: string) => void;
+}
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely's SQLite driver prepares every statement anew; preparing was 6% of a get-boards request's CPU
+ * (bench/README.md). The app runs a few hundred distinct statements, so they are kept, prepared, by their
+ * text (the oldest dropped past STATEMENT_CACHE_SIZE: `in (…)` lists of other lengths are other texts).
+ * A statement still being iterated is never handed out twice.
+ */
+function withStatementCache(sqlite: SQLite.Database) {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(text: string): SQLite.Statement {
+      const cached = statements.get(text);
+      if (cached && !cached.busy) return cached;
+      const statement = sqlite.prepare(text);
+      if (!cached) {
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+        statements.set(text, statement);
+      }
+      return statement;
+    },
+  };
 }
 
 export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Database {
@@ -47,7 +81,13 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     // discards the client on release, and the next request connects afresh.
     pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    const poolStats = () => ({
+      max: pool.options.max ?? 10,
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    });
+    return { db, dialect: 'postgres', poolStats, close: () => db.destroy() };
   }
   if (config.file !== ':memory:') mkdirSync(path.dirname(config.file), { recursive: true });
   const sqlite = new SQLite(config.file);
@@ -55,8 +95,10 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }), log });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), log });
+  // Kysely serialises the statements on the one connection; who waits for it is not counted.
+  const poolStats = () => ({ max: 1, total: 1, idle: 0, waiting: 0 });
+  return { db, dialect: 'sqlite', poolStats, close: () => db.destroy() };
 }
 
 /** Opens, checks the connection and migrates: what the server does at start. */

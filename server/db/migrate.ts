@@ -5,8 +5,12 @@ import { anonymousKeys } from './migrations/0004_anonymous_keys.ts';
 import { analytics } from './migrations/0005_analytics.ts';
 import { evaluationsSearch } from './migrations/0003_evaluations.ts';
 import { evaluationTotals } from './migrations/0010_evaluation_totals.ts';
+import { scaleOut } from './migrations/0011_scale_out.ts';
+import { exportLeases } from './migrations/0012_export_leases.ts';
 import { evidence } from './migrations/0013_evidence.ts';
+import { actions } from './migrations/0015_actions.ts';
 import { apiTokens } from './migrations/0016_api_tokens.ts';
+import { webhooks } from './migrations/0017_webhooks.ts';
 
 /** Migrations are code, imported statically so they ship in the build; names sort in order. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -16,8 +20,12 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0004_anonymous_keys': anonymousKeys(dialect),
     '0005_analytics': analytics(dialect),
     '0010_evaluation_totals': evaluationTotals(dialect),
+    '0011_scale_out': scaleOut(dialect),
+    '0012_export_leases': exportLeases(dialect),
     '0013_evidence': evidence(dialect),
+    '0015_actions': actions(dialect),
     '0016_api_tokens': apiTokens(dialect),
+    '0017_webhooks': webhooks(dialect),
   };
 }
 

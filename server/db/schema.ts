@@ -5,6 +5,7 @@
 import type { Generated } from 'kysely';
 import type { Role } from '../../common/roles.ts';
 import type { CardItemType } from '../../common/api/entities.ts';
+import type { ActionPriority, ActionStatus } from '../../common/actions.ts';
 
 type Bool = 0 | 1;
 
@@ -61,6 +62,25 @@ export interface RateLimitEventsTable {
   id: Generated<number>;
   bucket: string;
   created_at: number;
+}
+
+/** A fixed-window counter: requests of one bucket (e.g. `anon:<address>`) in the window starting then. */
+export interface RateLimitWindowsTable {
+  bucket: string;
+  window_start: number;
+  count: number;
+}
+
+/** A periodic job's schedule and lease (server/jobs/runner.ts). */
+export interface JobRunsTable {
+  name: string;
+  next_run_at: number;
+  lease_owner: string | null;
+  lease_until: number;
+  runs: number;
+  last_started_at: number | null;
+  last_finished_at: number | null;
+  last_error: string | null;
 }
 
 export interface CheckoutsTable {
@@ -272,6 +292,37 @@ export interface ApiTokensTable {
   window_count: Generated<number>;
 }
 
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  org_id: number;
+  url: string;
+  description: string;
+  /** The events, comma-separated. */
+  events: string;
+  secret: string;
+  enabled: 0 | 1;
+  created_at: number;
+  deleted_at: number | null;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  org_id: number;
+  endpoint_id: number;
+  delivery_id: string;
+  event: string;
+  payload: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  created_at: number;
+  give_up_at: number;
+  next_attempt_at: number | null;
+  lease_until: number | null;
+  last_attempt_at: number | null;
+  last_status_code: number | null;
+  last_response: string | null;
+}
+
 export interface IdempotencyRecordsTable {
   id: Generated<number>;
   scope: string;
@@ -282,9 +333,58 @@ export interface IdempotencyRecordsTable {
   created_at: number;
 }
 
+/** Corrective actions (issue 12, migration 0015). Status and priority are stored as the wire's words. */
+export interface ActionsTable {
+  id: Generated<number>;
+  org_id: number;
+  board_id: number;
+  board_name: string;
+  evaluation_id: number | null;
+  card_id: number | null;
+  card_name: string | null;
+  item_id: number | null;
+  title: string;
+  description: string;
+  status: ActionStatus;
+  priority: ActionPriority;
+  /** YYYY-MM-DD, a day in time_zone. */
+  due_date: string;
+  time_zone: string;
+  assignee_id: number;
+  raised_by_id: number;
+  raised_by_name: string;
+  close_note: string | null;
+  closed_at: number | null;
+  created_at: number;
+  updated_at: number;
+  /** The reminders' claims: set by the one process that sends each (docs/decisions/0671). */
+  due_reminded_at: number | null;
+  overdue_reminded_at: number | null;
+}
+
+export interface ActionHistoryTable {
+  id: Generated<number>;
+  org_id: number;
+  action_id: number;
+  user_id: number | null;
+  user_name: string;
+  event: 'Raised' | 'Edited' | 'Done' | 'Cancelled';
+  /** JSON: [{field, from, to}]. */
+  changes: string;
+  note: string | null;
+  created_at: number;
+}
+
 export interface AppSettingsTable {
   name: string;
   value: string;
+}
+
+/** One running export per organisation (decision 0621). */
+export interface ExportLeasesTable {
+  org_id: number;
+  holder: string;
+  expires_at: number;
 }
 
 export interface DB {
@@ -293,6 +393,8 @@ export interface DB {
   sessions: SessionsTable;
   one_time_tokens: OneTimeTokensTable;
   rate_limit_events: RateLimitEventsTable;
+  rate_limit_windows: RateLimitWindowsTable;
+  job_runs: JobRunsTable;
   checkouts: CheckoutsTable;
   boards: BoardsTable;
   board_cards: BoardCardsTable;
@@ -306,8 +408,13 @@ export interface DB {
   dashboard_settings: DashboardSettingsTable;
   anonymous_keys: AnonymousKeysTable;
   api_tokens: ApiTokensTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   evaluation_counts: EvaluationCountsTable;
   evaluation_totals: EvaluationTotalsTable;
   idempotency_records: IdempotencyRecordsTable;
   app_settings: AppSettingsTable;
+  export_leases: ExportLeasesTable;
+  actions: ActionsTable;
+  action_history: ActionHistoryTable;
 }

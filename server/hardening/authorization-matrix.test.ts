@@ -37,7 +37,11 @@ async function snapshot(env: TestEnv, orgId: number) {
     'dashboards',
     'dashboard_settings',
     'anonymous_keys',
+    'actions',
+    'action_history',
     'api_tokens',
+    'webhook_endpoints',
+    'webhook_deliveries',
   ] as const;
   const out: Record<string, unknown> = {
     organization: await env.db.selectFrom('organizations').selectAll().where('id', '=', orgId).execute(),

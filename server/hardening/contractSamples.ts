@@ -63,7 +63,11 @@ export async function buildFixture(env: TestEnv, options: { marker?: string; pai
     anonPhoto: 0,
     anonOpenEval: 0,
     anonOpenPhoto: 0,
+    failedEval: 0,
+    actionId: 0,
     apiTokenId: 0,
+    webhookId: 0,
+    deliveryId: 0,
   };
   if (options.paid === false) return fixture;
 
@@ -83,6 +87,18 @@ export async function buildFixture(env: TestEnv, options: { marker?: string; pai
   );
   expect(apiToken.status).toBe(200);
   fixture.apiTokenId = apiToken.body.token.id;
+  const hook = await call(
+    env,
+    'addWebhook',
+    {
+      url: `https://hooks.example.com/${tag || 'a'}`,
+      description: `Hook ${tag}`,
+      events: ['feedback.added'],
+    },
+    { cookie: team.owner.cookie },
+  );
+  expect(hook.status).toBe(200);
+  fixture.webhookId = hook.body.webhook.id;
 
   const key = async (boardID: number) => {
     const answer = await call(env, 'getAnonymousEvaluationKey', { boardID }, { cookie: team.viewer.cookie });
@@ -117,6 +133,13 @@ export async function buildFixture(env: TestEnv, options: { marker?: string; pai
     { cookie },
   );
   fixture.feedbackId = feedback.body.id;
+  const delivery = await env.db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('org_id', '=', team.org.id)
+    .where('endpoint_id', '=', fixture.webhookId)
+    .executeTakeFirstOrThrow();
+  fixture.deliveryId = delivery.id;
   fixture.openEval = (
     await call(env, 'addEvaluation', { boardID: board.id, cardID: card.id }, { cookie })
   ).body.id;
@@ -141,6 +164,32 @@ export async function buildFixture(env: TestEnv, options: { marker?: string; pai
   });
   expect(anonFeedback.status).toBe(200);
   fixture.anonFeedbackId = anonFeedback.body.id;
+
+  // A failed evaluation and a corrective action raised from it by the evaluator, assigned to the admin.
+  fixture.failedEval = (
+    await call(env, 'addEvaluation', { boardID: board.id, cardID: card.id }, { cookie })
+  ).body.id;
+  const failed = [{ item_id: card.itemIds[1]!, pass: false }];
+  expect(
+    (await call(env, 'addResults', { evalID: fixture.failedEval, results: failed }, { cookie })).status,
+  ).toBe(200);
+  const raised = await call(
+    env,
+    'addAction',
+    {
+      boardID: board.id,
+      evalID: fixture.failedEval,
+      itemID: card.itemIds[1]!,
+      title: `Fix guards ${tag}`,
+      description: `Loose guard ${tag}`,
+      assigneeID: team.admin.id,
+      dueDate: '2026-02-01',
+      priority: 'High',
+    },
+    { cookie },
+  );
+  expect(raised.status).toBe(200);
+  fixture.actionId = raised.body.action.id;
   return fixture;
 }
 export type Fixture = Awaited<ReturnType<typeof buildFixture>>;
@@ -229,7 +278,7 @@ export const samples: { [N in CallName]: (t: Fixture) => RequestOf<Api[N]> } = {
     content: 'Changed feedback',
   }),
   getEvaluation: (t) => ({ evalID: t.completedEval }),
-  getEvaluations: (t) => ({ boardID: t.board.id, startDateTime: SINCE }),
+  getEvaluations: (t) => ({ boardID: t.board.id, startDateTime: SINCE, timeZone: 'Europe/Berlin' }),
   getExcel: () => ({ isEditing: true }),
   getFeedbackByEvaluationId: (t) => ({ evaluationID: t.completedEval }),
   getFeedbackExcel: () => ({ isEditing: true }),
@@ -270,7 +319,47 @@ export const samples: { [N in CallName]: (t: Fixture) => RequestOf<Api[N]> } = {
   getDashboards: () => ({}),
   getReport: (t) => ({ setting: { ...setting, board_id: t.board.id }, timeZone: 'UTC' }),
   setDefaultDashboard: (t) => ({ ID: t.dashboardId }),
+  addAction: (t) => ({
+    boardID: t.board.id,
+    evalID: t.failedEval,
+    itemID: t.card.itemIds[1]!,
+    title: 'Matrix action',
+    assigneeID: t.evaluator.id,
+    dueDate: '2026-03-01',
+    priority: 'Low',
+  }),
+  editAction: (t) => ({
+    actionID: t.actionId,
+    title: 'Matrix action edited',
+    description: '',
+    assigneeID: t.admin.id,
+    dueDate: '2026-03-02',
+    priority: 'Medium',
+  }),
+  completeAction: (t) => ({ actionID: t.actionId, note: 'Matrix fixed' }),
+  cancelAction: (t) => ({ actionID: t.actionId, note: 'Matrix cancelled' }),
+  getAction: (t) => ({ actionID: t.actionId }),
+  getActions: () => ({ scope: 'all' }),
+  getActionsExcel: () => ({ scope: 'all' }),
+  getActionAssignees: () => ({}),
+  getBoardActionCounts: (t) => ({ boardID: t.board.id }),
   getApiTokens: () => ({}),
   addApiToken: () => ({ name: unique('Token ').slice(0, 30), access: 'write', expiresAt: null }),
   revokeApiToken: (t) => ({ id: t.apiTokenId }),
+  getWebhooks: () => ({}),
+  addWebhook: () => ({
+    url: 'https://hooks.example.com/new',
+    description: '',
+    events: ['evaluation.completed'],
+  }),
+  editWebhook: (t) => ({
+    id: t.webhookId,
+    url: 'https://hooks.example.com/edited',
+    description: 'Edited',
+    events: ['evaluation.failed'],
+    enabled: true,
+  }),
+  deleteWebhook: (t) => ({ id: t.webhookId }),
+  getWebhookDeliveries: (t) => ({ webhookID: t.webhookId }),
+  resendWebhookDelivery: (t) => ({ id: t.deliveryId }),
 };

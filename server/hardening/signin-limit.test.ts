@@ -2,61 +2,13 @@
  * Issue 10, defect 2: the sign-in limit (10 failures per account per 15 minutes) holds against parallel
  * requests, and across two server processes sharing one database: at most 10 passwords are checked.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGIN_FAILURES_MAX } from '../../common/constants.ts';
-import { buildApp, type App } from '../app.ts';
-import { FakeClock } from '../clock.ts';
-import type { DialectName } from '../db/dialect.ts';
-import { openDatabase, type Database } from '../db/index.ts';
-import { migrateToLatest } from '../db/migrate.ts';
 import { messages } from '../modules/accounts/service.ts';
-import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from '../test/databases.ts';
+import { TEST_DIALECTS } from '../test/databases.ts';
 import { buildOrg, buildUser, DEFAULT_PASSWORD } from '../test/factories.ts';
-import { call, testConfig } from '../test/harness.ts';
-
-/** Two apps (as two processes would be) on one database, each with its own connections. */
-async function twoInstances(dialect: DialectName) {
-  let location: string;
-  let first: Database;
-  let cleanup: () => Promise<void>;
-  if (dialect === 'sqlite') {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'cb-limit-'));
-    location = path.join(dir, 'db.sqlite');
-    first = openDatabase({ kind: 'sqlite', file: location });
-    await migrateToLatest(first.db, 'sqlite');
-    cleanup = async () => rmSync(dir, { recursive: true, force: true });
-  } else {
-    const created: TestDatabase = await createTestDatabase('postgres');
-    first = created.database;
-    location = created.location;
-    cleanup = () => created.drop();
-  }
-  const second =
-    dialect === 'sqlite'
-      ? openDatabase({ kind: 'sqlite', file: location })
-      : openDatabase({ kind: 'postgres', url: location }, { poolSize: 5 });
-  const clock = new FakeClock();
-  const config = testConfig({ smtpUrl: undefined, sessionSecret: 'limit-test-secret-0123456789abcdef' });
-  const options = { config, clock, logger: false, webDir: '/nonexistent' } as const;
-  const apps: App[] = [
-    await buildApp({ ...options, database: first }),
-    await buildApp({ ...options, database: second }),
-  ];
-  return {
-    apps,
-    clock,
-    db: first.db,
-    async close() {
-      for (const app of apps) await app.app.close();
-      await second.close();
-      if (dialect === 'sqlite') await first.close();
-      await cleanup();
-    },
-  };
-}
+import { call } from '../test/harness.ts';
+import { twoInstances } from '../test/instances.ts';
 
 for (const dialect of TEST_DIALECTS) {
   describe(`sign-in limit under parallel requests [${dialect}]`, () => {

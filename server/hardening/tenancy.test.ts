@@ -10,7 +10,8 @@
 import { beforeAll, expect, it } from 'vitest';
 import { api, type CallDef, type CallName } from '../../common/api/index.ts';
 import { ACCESS_ROLE, ROLES, hasRole } from '../../common/roles.ts';
-import { runMaintenance } from '../maintenance.ts';
+import { runMaintenance } from '../jobs/maintenance.ts';
+import { sendActionReminders } from '../modules/actions/reminders.ts';
 import { unique } from '../test/factories.ts';
 import { call, describeEachDatabase } from '../test/harness.ts';
 import { buildFixture, samples, type Fixture } from './contractSamples.ts';
@@ -34,7 +35,11 @@ export const TENANT_TABLES = [
   'evaluation_counts',
   'evaluation_totals',
   'anonymous_keys',
+  'actions',
+  'action_history',
   'api_tokens',
+  'webhook_endpoints',
+  'webhook_deliveries',
 ] as const;
 
 /**
@@ -59,6 +64,10 @@ export const UNSCOPED: { pattern: RegExp; why: string }[] = [
     why: 'an API token is found by the hash of its secret; the organisation comes from the row',
   },
   {
+    pattern: /^select "id", "org_id" from "webhook_deliveries" where "status" = \?/,
+    why: 'the webhook queue is one for the installation: a process claims due deliveries of any organisation, then works on each by org_id and id',
+  },
+  {
     pattern: /^select .* from "one_time_tokens" where "token_hash" = \?/,
     why: 'a reset or verification token is found by its hash; the organisation comes from the row',
   },
@@ -71,6 +80,11 @@ export const UNSCOPED: { pattern: RegExp; why: string }[] = [
     pattern:
       /^select .* from "result_photos" inner join "evaluations" .*where "evaluations"\."completed_at" is null/,
     why: "maintenance finds the photos of every organisation's unfinished evaluations it is about to purge",
+  },
+  {
+    pattern:
+      /^select .* from "actions" inner join "users" .* inner join "organizations" .*where "actions"\."status" = \?/,
+    why: 'the action reminders scan the open actions of every organisation (each claim then names its organisation)',
   },
 ];
 
@@ -140,6 +154,14 @@ describeEachDatabase(
       }
       recording = 'maintenance';
       await runMaintenance(env.services);
+      // An overdue action, so the reminders scan, claim and send.
+      await call(
+        env,
+        'addAction',
+        { ...samples.addAction(a), dueDate: '2020-01-01' },
+        { cookie: a.evaluator.cookie },
+      );
+      await sendActionReminders(env.services, env.clock.now());
       recording = null;
       expect(recorded.size).toBeGreaterThan(50);
     });

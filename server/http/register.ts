@@ -8,6 +8,7 @@ import { api, type CallDef, type CallName } from '../../common/api/index.ts';
 import { roleMayCall } from '../../common/roles.ts';
 import { resolveAnonymousActor, type AnonymousRequestFields } from '../auth/anonymous.ts';
 import { bearerToken, resolveApiToken } from '../auth/apiTokens.ts';
+import { takeWindowSlot } from '../auth/rateLimit.ts';
 import { resolveSession, sessionToken } from '../auth/sessions.ts';
 import type { Actor, CallContext, Services } from '../context.ts';
 import type { Db } from '../db/index.ts';
@@ -15,9 +16,10 @@ import { AppError, badRequest, forbidden, tooManyRequests, unauthenticated } fro
 import { createHash } from 'node:crypto';
 import { PHOTO_BYTES_MAX, evidenceMessages } from '../../common/evidence.ts';
 import { processPhoto, type ProcessedPhoto } from '../storage/photos.ts';
+import { ExportSlots, releasingStream } from './exportSlots.ts';
 import type { FileAnswer, InlineFileAnswer } from './handlers.ts';
 import { runOnce } from './idempotency.ts';
-import { AddressRateLimit, RATE_LIMITED_MESSAGE } from './rateLimit.ts';
+import { ANONYMOUS_WINDOW_MS, RATE_LIMITED_MESSAGE, anonymousBucket } from './rateLimit.ts';
 
 export const UNPAID_MESSAGE = 'Your account is unpaid.';
 export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please sign in again.';
@@ -90,7 +92,7 @@ export function registerCalls(
   services: Services,
   handlers: Partial<Record<CallName, AnyHandler>>,
 ) {
-  const anonymousLimit = new AddressRateLimit(services.config.anonymousCallsPerMinute);
+  const exportSlots = new ExportSlots(services.db, services.clock, services.config.exportsPerProcess);
   for (const [name, handler] of Object.entries(handlers) as [CallName, AnyHandler][]) {
     const call = api[name] as CallDef;
     app.route({
@@ -98,6 +100,7 @@ export function registerCalls(
       url: call.path,
       config: {
         failMsg: call.failMsg,
+        call: name,
         ...(call.upload ? { tooLargeMsg: evidenceMessages.tooLarge } : {}),
       },
       ...(call.upload ? { bodyLimit: PHOTO_BYTES_MAX } : {}),
@@ -109,7 +112,10 @@ export function registerCalls(
         // Anonymous calls need their key fields to authenticate: check their shape first.
         let input: unknown;
         if (call.access === 'anonymous') {
-          if (!anonymousLimit.take(request.ip, now)) throw tooManyRequests(RATE_LIMITED_MESSAGE);
+          const limit = services.config.anonymousCallsPerMinute;
+          const bucket = anonymousBucket(request.ip);
+          if (!(await takeWindowSlot(services.db, bucket, ANONYMOUS_WINDOW_MS, now, limit)))
+            throw tooManyRequests(RATE_LIMITED_MESSAGE);
           const parsed = call.request.safeParse(raw);
           if (!parsed.success) throw validationError(parsed.error);
           input = parsed.data;
@@ -168,9 +174,25 @@ export function registerCalls(
           }
         };
 
+        if (call.file && !call.image) {
+          // Exports are heavy: one per organisation and a few per process at a time (decision 0621).
+          const release = await exportSlots.claim(actor!.orgId, request.log);
+          let answer: FileAnswer;
+          try {
+            answer = (await handler(input as never, context(services.db) as never)) as FileAnswer;
+          } catch (error) {
+            await release();
+            throw error;
+          }
+          return sendFile(reply, {
+            file: { ...answer.file, body: releasingStream(answer.file.body, release) },
+          });
+        }
+
         if (!call.mutates || call.atomic === false) {
           const answer = await handler(input as never, context(services.db) as never);
-          if (call.file) return sendFile(reply, answer as FileAnswer | InlineFileAnswer);
+          // A photo (issue 12) is small and read from the storage: no export slot.
+          if (call.image) return sendFile(reply, answer as InlineFileAnswer);
           const presented = present(answer);
           await runAfterCommit();
           return presented;

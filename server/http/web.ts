@@ -1,6 +1,8 @@
 /**
- * Serves the built web app: hashed assets cached for a year, index.html for every page path (the router
- * decides what it shows, including 'Page Not Found'), and /version.txt, the build's id, never cached.
+ * Serves the built web app: hashed assets cached for a year as immutable, index.html for every page path
+ * (the router decides what it shows, including 'Page Not Found') revalidated each time, and /version.txt,
+ * the build's id, never cached. Text files go out as the brotli or gzip file made at build time, as the
+ * client's Accept-Encoding allows (Vary: Accept-Encoding); source maps are never served (decision 0622).
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -28,6 +30,9 @@ export async function registerWeb(app: FastifyInstance, webDir: string | null) {
       root: webDir!,
       index: false,
       wildcard: true,
+      preCompressed: true,
+      // The build keeps its maps outside this folder; a map left inside by an older build stays private.
+      allowedPath: (pathname) => !pathname.endsWith('.map'),
       setHeaders(res, filePath) {
         const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -87,3 +87,51 @@ export function addAttemptMail(to: string, orgName: string, invitedBy: string, l
     ['If you do not know them, you can ignore this email.'],
   );
 }
+
+/** What the action emails say about the action (issue 12). */
+export interface ActionMailFacts {
+  title: string;
+  boardName: string;
+  cardName: string | null;
+  dueDate: string;
+  priority: string;
+  orgName: string;
+}
+
+function actionLines(facts: ActionMailFacts): string[] {
+  const where = facts.cardName ? `${facts.boardName} › ${facts.cardName}` : facts.boardName;
+  return [`Action: ${facts.title}`, `Where: ${where}`, `Due: ${facts.dueDate} · Priority: ${facts.priority}`];
+}
+
+export function actionAssignedMail(to: string, facts: ActionMailFacts, raisedBy: string, url: string): Mail {
+  return mail(
+    to,
+    `Action assigned to you: ${facts.title}`,
+    [
+      `${raisedBy} assigned you a corrective action in ${facts.orgName} on Checkboard.`,
+      ...actionLines(facts),
+    ],
+    { url, label: 'Open the action' },
+    ['When it is fixed, close it as Done with a note on what was done.'],
+  );
+}
+
+export function actionDueMail(to: string, facts: ActionMailFacts, url: string): Mail {
+  return mail(
+    to,
+    `Action due today: ${facts.title}`,
+    [`A corrective action assigned to you in ${facts.orgName} is due today.`, ...actionLines(facts)],
+    { url, label: 'Open the action' },
+    ['You get this reminder once, on the day the action falls due.'],
+  );
+}
+
+export function actionOverdueMail(to: string, facts: ActionMailFacts, url: string): Mail {
+  return mail(
+    to,
+    `Action overdue: ${facts.title}`,
+    [`A corrective action assigned to you in ${facts.orgName} is overdue.`, ...actionLines(facts)],
+    { url, label: 'Open the action' },
+    ['You get this reminder once, the day after the action fell due.'],
+  );
+}

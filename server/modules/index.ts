@@ -1,6 +1,7 @@
 /** Every module's handlers, registered from the contract by app.ts. */
 import type { CallName } from '../../common/api/index.ts';
 import { accountHandlers } from './accounts/routes.ts';
+import { actionHandlers } from './actions/routes.ts';
 import { analyticsHandlers } from './analytics/routes.ts';
 import { anonymousHandlers } from './anonymous/routes.ts';
 import { apiTokenHandlers } from './apiTokens/routes.ts';
@@ -11,6 +12,7 @@ import { evaluationHandlers } from './evaluations/routes.ts';
 import { evidenceHandlers } from './evidence/routes.ts';
 import { feedbackHandlers } from './feedback/routes.ts';
 import { userHandlers } from './users/routes.ts';
+import { webhookHandlers } from './webhooks/routes.ts';
 
 export const allHandlers = {
   ...accountHandlers,
@@ -23,7 +25,9 @@ export const allHandlers = {
   ...evidenceHandlers,
   ...feedbackHandlers,
   ...analyticsHandlers,
+  ...actionHandlers,
   ...apiTokenHandlers,
+  ...webhookHandlers,
 };
 
 /**

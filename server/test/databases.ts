@@ -31,11 +31,12 @@ async function adminQuery(text: string) {
 
 export async function createTestDatabase(
   dialect: DialectName,
-  options: { onQuery?: (sql: string) => void } = {},
+  options: { onQuery?: (sql: string) => void; migrate?: boolean } = {},
 ): Promise<TestDatabase> {
+  const migrate = options.migrate ?? true;
   if (dialect === 'sqlite') {
     const database = openDatabase({ kind: 'sqlite', file: ':memory:' }, options);
-    await migrateToLatest(database.db, 'sqlite');
+    if (migrate) await migrateToLatest(database.db, 'sqlite');
     return { database, location: ':memory:', drop: () => database.close() };
   }
   const name = `checkboard_test_${process.pid}_${randomBytes(6).toString('hex')}`;
@@ -43,7 +44,7 @@ export async function createTestDatabase(
   const url = new URL(process.env.TEST_DATABASE_URL!);
   url.pathname = `/${name}`;
   const database = openDatabase({ kind: 'postgres', url: url.toString() }, { poolSize: 5, ...options });
-  await migrateToLatest(database.db, 'postgres');
+  if (migrate) await migrateToLatest(database.db, 'postgres');
   return {
     database,
     location: url.toString(),

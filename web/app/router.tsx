@@ -10,6 +10,7 @@ import { ResetPasswordPage } from '../features/accounts/ResetPasswordPage.tsx';
 import { SignupPage } from '../features/accounts/SignupPage.tsx';
 import { UsersPage } from '../features/accounts/UsersPage.tsx';
 import { VerifyPage } from '../features/accounts/VerifyPage.tsx';
+import { ActionsTab } from '../features/actions/ActionsTab.tsx';
 import { AnonymousBoardsPage } from '../features/anonymous/AnonymousBoardsPage.tsx';
 import { AnonymousSelectionPage } from '../features/anonymous/AnonymousSelectionPage.tsx';
 import { ThankYouPage } from '../features/anonymous/ThankYouPage.tsx';
@@ -130,6 +131,15 @@ export const routes: RouteObject[] = [
                     element: (
                       <RoleGate allow="feedbackTab">
                         <FeedbackTab />
+                      </RoleGate>
+                    ),
+                  },
+                  {
+                    // One route with the action optional: opening and closing one keeps the tab's filter.
+                    path: 'actions/:actionID?',
+                    element: (
+                      <RoleGate allow="actionsTab">
+                        <ActionsTab />
                       </RoleGate>
                     ),
                   },

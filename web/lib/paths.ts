@@ -15,6 +15,8 @@ export const paths = {
   evaluationsTab: (org: string) => `/q/${enc(org)}/home/evaluations`,
   feedbackTab: (org: string) => `/q/${enc(org)}/home/feedback`,
   users: (org: string) => `/q/${enc(org)}/home/users`,
+  actionsTab: (org: string) => `/q/${enc(org)}/home/actions`,
+  action: (org: string, actionID: number) => `/q/${enc(org)}/home/actions/${actionID}`,
   board: (org: string, board: string) => `/q/${enc(org)}/boards/${enc(board)}`,
   evaluationSelection: (org: string, board: string, boardID: number) =>
     `/q/${enc(org)}/boards/${enc(board)}/${boardID}/eval/`,

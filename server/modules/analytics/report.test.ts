@@ -484,7 +484,7 @@ describeEachDatabase('get-report', (env) => {
 
     // Maintenance purges only unfinished evaluations, which were never counted.
     env.clock.advance(2 * DAY);
-    const { runMaintenance } = await import('../../maintenance.ts');
+    const { runMaintenance } = await import('../../jobs/maintenance.ts');
     await runMaintenance(env.services);
     counts = await countsAgainstEvaluations(env, team.org.id);
     expect(counts.stored).toEqual(counts.recounted);

@@ -1,6 +1,9 @@
+import { TZDate } from '@date-fns/tz';
+import { format } from 'date-fns';
 import { expect, it } from 'vitest';
+import { nameKey } from '../../../common/validation.ts';
 import type { ResultInput } from '../../../common/api/inputs.ts';
-import { runMaintenance } from '../../maintenance.ts';
+import { runMaintenance } from '../../jobs/maintenance.ts';
 import {
   buildBoard,
   buildCard,
@@ -794,6 +797,184 @@ describeEachDatabase('evaluations', (env) => {
       busy[2]!.id,
       busy[3]!.id,
     ]);
+  });
+
+  /** Completed evaluations inserted in bulk (a busy board), as the services would store them. */
+  async function seedBoardEvaluations(
+    s: Awaited<ReturnType<typeof setup>>,
+    board: { id: number; name: string },
+    rows: { card: { id: number; name: string }; at: number; pass: boolean }[],
+  ) {
+    const user = s.team.evaluator;
+    for (let i = 0; i < rows.length; i += 200) {
+      await env.db
+        .insertInto('evaluations')
+        .values(
+          rows.slice(i, i + 200).map(({ card, at, pass }) => ({
+            org_id: s.team.org.id,
+            board_id: board.id,
+            card_id: card.id,
+            user_id: user.id,
+            anon_key_id: null,
+            user_name: user.email,
+            board_name: board.name,
+            card_name: card.name,
+            user_name_key: nameKey(user.email),
+            board_name_key: nameKey(board.name),
+            card_name_key: nameKey(card.name),
+            pass: pass ? 1 : 0,
+            has_feedback: 0,
+            started_at: at - 60_000,
+            completed_at: at,
+          })),
+        )
+        .execute();
+    }
+  }
+
+  type Listed = { ID: number; cardID: number; completedTime: string; pass: boolean };
+  type MoreDay = { cardID: number; date: string; pass: number; fail: number };
+
+  it('bounds a busy board’s answer: its size does not grow with the evaluations per day', async () => {
+    const s = await setup(env);
+    const now = env.clock.now();
+    const cards = [s.card, await buildCard(env, s.team.org), await buildCard(env, s.team.org)];
+    const boardWith = async (perDay: number) => {
+      const board = await buildBoard(env, s.team.org, { cardIds: cards.map((c) => c.id) });
+      const rows = [];
+      for (let day = 0; day < 40; day++)
+        for (const card of cards)
+          for (let n = 0; n < perDay; n++)
+            rows.push({ card, at: now - day * DAY - n * 7 * 60_000 - 1, pass: (day + n) % 5 !== 0 });
+      await seedBoardEvaluations(s, board, rows);
+      const answer = await call(
+        env,
+        'getEvaluations',
+        { boardID: board.id, startDateTime: iso(now - 40 * DAY), timeZone: 'Europe/Berlin' },
+        { cookie: s.team.viewer.cookie },
+      );
+      expect(answer.status).toBe(200);
+      return answer;
+    };
+    const quiet = await boardWith(4);
+    const busy = await boardWith(40);
+    // 3 cards x at most 32 local days in the 31-day window x 3 squares a day.
+    expect(busy.body.evaluations.length).toBeLessThanOrEqual(3 * 32 * 3);
+    expect(busy.body.evaluations.length).toBe(quiet.body.evaluations.length);
+    expect(busy.body.moreDays.length).toBe(quiet.body.moreDays.length);
+    const size = (answer: { body: unknown }) => JSON.stringify(answer.body).length;
+    expect(size(busy)).toBeLessThan(size(quiet) * 1.05);
+    expect(size(busy)).toBeLessThan(150_000);
+    // Every day listed in part carries its totals: 40 a day here.
+    for (const day of busy.body.moreDays as MoreDay[]) {
+      if (day.date !== busy.body.moreDays[0].date) expect(day.pass + day.fail).toBe(40);
+    }
+  });
+
+  it('lists per card and local day that day’s last 3 with the totals, so the three views draw what all rows draw', async () => {
+    const s = await setup(env);
+    const now = env.clock.now();
+    const cards = [s.card, await buildCard(env, s.team.org), await buildCard(env, s.team.org)];
+    const board = await buildBoard(env, s.team.org, { cardIds: cards.map((c) => c.id) });
+    // Deterministic "random" times over 45 days, dense around local midnights in Auckland.
+    let seed = 7;
+    const next = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const rows = [];
+    for (let i = 0; i < 600; i++) {
+      rows.push({ card: cards[i % 3]!, at: now - Math.floor(next() * 45 * DAY), pass: next() > 0.3 });
+    }
+    // A card whose last 3 all come from before the window.
+    const quiet = await buildCard(env, s.team.org);
+    await env.db
+      .insertInto('board_cards')
+      .values({ org_id: s.team.org.id, board_id: board.id, card_id: quiet.id, created_at: now })
+      .execute();
+    for (const days of [40, 41, 42, 43])
+      rows.push({ card: quiet, at: now - days * DAY, pass: days % 2 === 0 });
+    await seedBoardEvaluations(s, board, rows);
+    const all = await env.db
+      .selectFrom('evaluations')
+      .select(['id', 'card_id', 'completed_at', 'pass'])
+      .where('org_id', '=', s.team.org.id)
+      .where('board_id', '=', board.id)
+      .orderBy('completed_at')
+      .orderBy('id')
+      .execute();
+
+    for (const zone of ['Pacific/Auckland', 'America/New_York', undefined]) {
+      const startDateTime = iso(now - 31 * DAY);
+      const answer = await call(
+        env,
+        'getEvaluations',
+        { boardID: board.id, startDateTime, ...(zone ? { timeZone: zone } : {}) },
+        { cookie: s.team.evaluator.cookie },
+      );
+      expect(answer.status).toBe(200);
+      const listed = answer.body.evaluations as Listed[];
+      const more = answer.body.moreDays as MoreDay[];
+      const dateOf = (ms: number) => format(new TZDate(ms, zone ?? 'UTC'), 'yyyy-MM-dd');
+
+      // The calendars: per card and local day in the window, the day's last 3, and its totals when more.
+      const expectedDays = new Map<string, typeof all>();
+      for (const row of all.filter((r) => r.completed_at! >= Date.parse(startDateTime))) {
+        const key = `${row.card_id} ${dateOf(row.completed_at!)}`;
+        expectedDays.set(key, [...(expectedDays.get(key) ?? []), row]);
+      }
+      const listedDays = new Map<string, number[]>();
+      for (const e of listed.filter((e) => Date.parse(e.completedTime) >= Date.parse(startDateTime))) {
+        const key = `${e.cardID} ${dateOf(Date.parse(e.completedTime))}`;
+        listedDays.set(key, [...(listedDays.get(key) ?? []), e.ID]);
+      }
+      expect([...listedDays.keys()].sort()).toEqual([...expectedDays.keys()].sort());
+      for (const [key, dayRows] of expectedDays) {
+        expect(listedDays.get(key), key).toEqual(dayRows.slice(-3).map((r) => r.id));
+      }
+      const expectedMore = [...expectedDays]
+        .filter(([, dayRows]) => dayRows.length > 3)
+        .map(([key, dayRows]) => ({
+          cardID: Number(key.split(' ')[0]),
+          date: key.split(' ')[1]!,
+          pass: dayRows.filter((r) => r.pass === 1).length,
+          fail: dayRows.filter((r) => r.pass === 0).length,
+        }));
+      const byKey = (a: MoreDay, b: MoreDay) =>
+        `${a.cardID} ${a.date}`.localeCompare(`${b.cardID} ${b.date}`);
+      expect(expectedMore.length).toBeGreaterThan(0);
+      expect([...more].sort(byKey)).toEqual(expectedMore.sort(byKey));
+
+      // Last 3: each card's three newest, however old.
+      for (const card of [...cards, quiet]) {
+        const mine = listed.filter((e) => e.cardID === card.id).map((e) => e.ID);
+        const expected = all.filter((r) => r.card_id === card.id).map((r) => r.id);
+        expect(mine.slice(-3)).toEqual(expected.slice(-3));
+      }
+      // Oldest first, without duplicates.
+      const times = listed.map((e) => Date.parse(e.completedTime));
+      expect(times).toEqual([...times].sort((a, b) => a - b));
+      expect(new Set(listed.map((e) => e.ID)).size).toBe(listed.length);
+    }
+  });
+
+  it('refuses a time zone it does not know on get-evaluations', async () => {
+    const s = await setup(env);
+    for (const timeZone of ['Mars/Olympus', '+05:30', '']) {
+      expect(
+        await call(
+          env,
+          'getEvaluations',
+          { boardID: s.board.id, startDateTime: iso(env.clock.now() - DAY), timeZone },
+          { cookie: s.team.viewer.cookie },
+        ),
+      ).toMatchObject({ status: 400, body: { errField: 'timeZone' } });
+    }
+    expect(
+      await call(
+        env,
+        'getEvaluations',
+        { boardID: s.board.id, startDateTime: iso(env.clock.now() - DAY), timeZone: 'Mars/Olympus' },
+        { cookie: s.team.viewer.cookie },
+      ),
+    ).toMatchObject({ status: 400, body: { errMsg: messages.unknownTimeZone, errField: 'timeZone' } });
   });
 
   it('answers get-evaluations for another organisation’s or a deleted board as not found', async () => {

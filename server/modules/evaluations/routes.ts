@@ -28,14 +28,13 @@ export const evaluationHandlers = defineHandlers({
   getEvaluation: async (input, ctx) => ({
     evaluation: await evaluations.getEvaluation(ctx.db, userCaller(ctx.actor), input.evalID),
   }),
-  getEvaluations: async (input, ctx) => ({
-    evaluations: await evaluations.boardEvaluations(
+  getEvaluations: (input, ctx) =>
+    evaluations.boardEvaluations(
       ctx.db,
       userCaller(ctx.actor),
-      { boardId: input.boardID, since: Date.parse(input.startDateTime) },
+      { boardId: input.boardID, since: Date.parse(input.startDateTime), timeZone: input.timeZone },
       ctx.now,
     ),
-  }),
   searchEvaluations: async (input, ctx) => {
     const caller = userCaller(ctx.actor);
     return {

@@ -15,7 +15,7 @@ import {
   photoRequiredMessage,
 } from '../../../common/evidence.ts';
 import { RATE_LIMITED_MESSAGE } from '../../http/rateLimit.ts';
-import { runMaintenance } from '../../maintenance.ts';
+import { runMaintenance } from '../../jobs/maintenance.ts';
 import { buildBoard, buildCard, buildTeam } from '../../test/factories.ts';
 import { call, describeEachDatabase, type CallAnswer, type TestEnv } from '../../test/harness.ts';
 
@@ -436,8 +436,8 @@ describeEachDatabase('evidence: photos and notes on results', (env) => {
         status: 400,
         body: { errMsg: noteRequiredMessage('<p>Floor is dry</p>') },
       });
-      results[1]!.note = 'Puddle by door 3';
-      const done = await call(env, 'addResults', { evalID, results }, { cookie: t.cookie });
+      const noted = results.map((r) => (r.item_id === t.floor ? { ...r, note: 'Puddle by door 3' } : r));
+      const done = await call(env, 'addResults', { evalID, results: noted }, { cookie: t.cookie });
       expect(done.status).toBe(200);
 
       const read = await call(env, 'getEvaluation', { evalID }, { cookie: t.team.viewer.cookie });

@@ -3,10 +3,16 @@
  * (docs/product-decisions.md, Evaluations, results, feedback). Every function takes the database (the request's
  * transaction for changes), the Caller and the request's time, so the anonymous calls reuse them as they are.
  */
-import type { Selectable } from 'kysely';
-import type { Evaluation, Result } from '../../../common/api/entities.ts';
+import { TZDate } from '@date-fns/tz';
+import { addDays, format, startOfDay } from 'date-fns';
+import { sql, type Selectable } from 'kysely';
+import type { BoardDayTotals, Evaluation, Result } from '../../../common/api/entities.ts';
 import type { ResultInput } from '../../../common/api/inputs.ts';
-import { EVALUATION_WINDOW_DAYS, LAST_EVALUATIONS_COUNT } from '../../../common/constants.ts';
+import {
+  BOARD_SQUARES_PER_DAY,
+  EVALUATION_WINDOW_DAYS,
+  LAST_EVALUATIONS_COUNT,
+} from '../../../common/constants.ts';
 import { missingEvidence } from '../../../common/evidence.ts';
 import { evaluationPasses } from '../../../common/results.ts';
 import { nameKey } from '../../../common/validation.ts';
@@ -15,6 +21,7 @@ import type { ResultsTable } from '../../db/schema.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import { boardMessages, findLiveBoard } from './boards.ts';
 import { countEvaluation } from './evaluationCounts.ts';
+import { enqueueEvents } from './webhookEvents.ts';
 import { isOwn, mayChange, type Caller } from './caller.ts';
 import { liveCardsOfBoard } from './cards.ts';
 import { deletePhotoRows, photoCounts, photosOf, type PhotoSummary } from './photos.ts';
@@ -30,6 +37,7 @@ export const messages = {
   itemAnsweredTwice: 'The results answer an item more than once.',
   passFailUnanswered: 'Every Pass/Fail item must be answered.',
   naNotAllowed: 'This item cannot be answered N/A.',
+  unknownTimeZone: 'Unknown time zone.',
 };
 
 const DAY = 24 * 60 * 60_000;
@@ -321,7 +329,36 @@ export async function completeEvaluation(
     { orgId: caller.orgId, boardId: evaluation.board_id, cardId: evaluation.card_id, completedAt: now, pass },
     1,
   );
+  await enqueueEvents(
+    db,
+    caller.orgId,
+    pass ? ['evaluation.completed'] : ['evaluation.completed', 'evaluation.failed'],
+    { evaluation: webhookEvaluation({ ...evaluation, completed_at: now, pass: pass ? 1 : 0 }, rows) },
+    now,
+  );
   return { complete: true };
+}
+
+/** An evaluation as a webhook tells it (docs/decisions/0585): who, where, when, the outcome and answers. */
+function webhookEvaluation(row: EvaluationRow, results: Omit<ResultRow, 'evaluation_id'>[]) {
+  return {
+    id: row.id,
+    boardID: row.board_id,
+    boardName: row.board_name,
+    cardID: row.card_id,
+    cardName: row.card_name,
+    userName: row.user_name,
+    completedTime: new Date(row.completed_at!).toISOString(),
+    pass: row.pass === 1,
+    results: results.map((r) => ({
+      item_id: r.item_id,
+      type: r.item_type,
+      pass: r.pass === null ? null : r.pass === 1,
+      na: r.na === 1,
+      text_result: r.text_result,
+      numeric_result: r.numeric_result,
+    })),
+  };
 }
 
 /**
@@ -408,28 +445,96 @@ export async function getEvaluation(db: Db, caller: Caller, evalId: number): Pro
  * than LAST_EVALUATIONS_COUNT of them in that window, its latest ones from before it to make up that number,
  * so that "Last 3 Evaluations" shows every card (docs/decisions/0203-board-view-evaluations.md).
  */
+/** An IANA zone this server knows, or null (offsets like +05:30 are not zones). */
+function knownZone(name: string | undefined): string | null {
+  if (name === undefined) return 'UTC';
+  if (!ZONE_NAME.test(name)) return null;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return name;
+  } catch {
+    return null;
+  }
+}
+const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/;
+
+/** The local calendar days in the zone from the one holding `from` to the one holding `to`, with their first instants. */
+function localDays(from: number, to: number, zone: string): { date: string; start: number }[] {
+  const days: { date: string; start: number }[] = [];
+  for (let day = startOfDay(new TZDate(from, zone)); day.getTime() <= to; day = addDays(day, 1)) {
+    days.push({ date: format(day, 'yyyy-MM-dd'), start: day.getTime() });
+  }
+  return days;
+}
+
+export interface BoardEvaluations {
+  evaluations: Evaluation[];
+  moreDays: BoardDayTotals[];
+}
+
+/**
+ * The board view's evaluations (decision 0620): per card and local day in the zone, that day's last
+ * BOARD_SQUARES_PER_DAY (with the day's totals when it has more), and each card's last 3, reaching before
+ * the window for a card with fewer. So the answer is bounded by cards x days, however busy the board.
+ */
 export async function boardEvaluations(
   db: Db,
   caller: Caller,
-  input: { boardId: number; since: number },
+  input: { boardId: number; since: number; timeZone?: string },
   now: number,
-): Promise<Evaluation[]> {
+): Promise<BoardEvaluations> {
+  const zone = knownZone(input.timeZone);
+  if (!zone) throw badRequest(messages.unknownTimeZone, 'timeZone');
   const board = await findCallersBoard(db, caller, input.boardId);
   const since = Math.max(input.since, now - EVALUATION_WINDOW_DAYS * DAY);
+  // Through tomorrow, so that a row stamped a little ahead of this clock still gets its own day.
+  const days = localDays(since, Math.max(since, now) + DAY, zone);
+  // Which local day a row is on: one CASE over at most 33 day starts (right across daylight-saving changes).
+  const day =
+    days.length === 1
+      ? sql<number>`0`
+      : sql<number>`case ${sql.join(
+          days.slice(1).map((d, i) => sql`when evaluations.completed_at < ${d.start} then ${sql.lit(i)}`),
+          sql` `,
+        )} else ${sql.lit(days.length - 1)} end`;
   const boardRows = () =>
     db
       .selectFrom('evaluations')
       .select(evaluationColumns)
       .where('evaluations.org_id', '=', caller.orgId)
       .where('evaluations.board_id', '=', board.id);
-  const recent = await boardRows()
-    .where('evaluations.completed_at', '>=', since)
-    .orderBy('evaluations.completed_at')
-    .orderBy('evaluations.id')
+  const ranked = db
+    .selectFrom(boardRows().select(day.as('day')).where('evaluations.completed_at', '>=', since).as('w'))
+    .selectAll()
+    .select([
+      sql<number>`row_number() over (partition by w.card_id, w.day order by w.completed_at desc, w.id desc)`.as(
+        'rank',
+      ),
+      sql<number>`cast(count(*) over (partition by w.card_id, w.day) as integer)`.as('day_count'),
+      sql<number>`cast(sum(w.pass) over (partition by w.card_id, w.day) as integer)`.as('day_passes'),
+    ]);
+  const recent = await db
+    .selectFrom(ranked.as('r'))
+    .selectAll()
+    .where('r.rank', '<=', BOARD_SQUARES_PER_DAY)
+    .orderBy('r.completed_at')
+    .orderBy('r.id')
     .execute();
 
   const perCard = new Map<number, number>();
-  for (const row of recent) perCard.set(row.card_id, (perCard.get(row.card_id) ?? 0) + 1);
+  const moreDays = new Map<string, BoardDayTotals>();
+  for (const row of recent) {
+    perCard.set(row.card_id, (perCard.get(row.card_id) ?? 0) + 1);
+    if (row.day_count > BOARD_SQUARES_PER_DAY) {
+      const date = days[row.day]!.date;
+      moreDays.set(`${row.card_id} ${date}`, {
+        cardID: row.card_id,
+        date,
+        pass: row.day_passes,
+        fail: row.day_count - row.day_passes,
+      });
+    }
+  }
   const cards = await liveCardsOfBoard(db, { orgId: caller.orgId, boardId: board.id });
   const short = cards.map((c) => c.id).filter((id) => (perCard.get(id) ?? 0) < LAST_EVALUATIONS_COUNT);
 
@@ -453,7 +558,10 @@ export async function boardEvaluations(
     older = await query.execute();
     older.sort((a, b) => a.completed_at! - b.completed_at! || a.id - b.id);
   }
-  return [...older, ...recent].map((row) => presentEvaluation(caller, row));
+  return {
+    evaluations: [...older, ...recent].map((row) => presentEvaluation(caller, row)),
+    moreDays: [...moreDays.values()],
+  };
 }
 
 /** The search calls' page: completed evaluations matching the filter, newest first, one page. */

@@ -5,6 +5,7 @@
 import type { Feedback } from '../../../common/api/entities.ts';
 import { nameKey } from '../../../common/validation.ts';
 import type { Db } from '../../db/index.ts';
+import { enqueueEvents } from './webhookEvents.ts';
 import { forbidden, notFound } from '../../errors.ts';
 import { findLiveBoard } from './boards.ts';
 import { isOwn, mayChange, type Caller } from './caller.ts';
@@ -119,6 +120,18 @@ export async function addFeedback(
       .where('id', '=', input.evaluationId)
       .execute();
   }
+  const feedback = {
+    id: row.id,
+    evaluationID: input.evaluationId,
+    boardID: target.boardId,
+    boardName: target.boardName,
+    cardID: target.cardId,
+    cardName: target.cardName,
+    userName: who.userName,
+    content: input.content,
+    createdTime: new Date(now).toISOString(),
+  };
+  await enqueueEvents(db, caller.orgId, ['feedback.added'], { feedback }, now);
   return { id: row.id };
 }
 

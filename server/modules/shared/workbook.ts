@@ -72,7 +72,11 @@ export class WallClock {
   }
 }
 
-export function exportFilename(kind: 'Evaluations' | 'Feedback', clock: WallClock, now: number): string {
+export function exportFilename(
+  kind: 'Evaluations' | 'Feedback' | 'Actions',
+  clock: WallClock,
+  now: number,
+): string {
   return `${PRODUCT_NAME}_${kind}_${clock.stamp(now)}.xlsx`;
 }
 

@@ -17,6 +17,8 @@ import { BoardResults } from '../../features/evaluations/BoardResults.tsx';
 import { useRights } from '../../shared/permissions.ts';
 import { GiveFeedbackModal } from '../../features/evaluations/feedback/GiveFeedbackModal.tsx';
 import { useBoardCards, useBoards } from '../../shared/api/boards.ts';
+import { RaiseActionButton } from '../../features/actions/RaiseActionButton.tsx';
+import { ActionSlotsProvider } from './ActionSlotsProvider.tsx';
 
 export const BOARD_NOT_FOUND = 'Board not found';
 export const NO_CARDS = 'This board does not have any cards.';
@@ -45,6 +47,13 @@ function BoardView({ org, board }: { org: string; board: Board }) {
       <Button variant="default" size="md" onClick={() => setFeedbackOpen(true)}>
         Feedback
       </Button>
+      {rights.isAdmin && (
+        <RaiseActionButton
+          size="md"
+          label="Raise action on this board"
+          source={() => ({ boardID: board.id, title: '' })}
+        />
+      )}
     </Group>
   ) : undefined;
 
@@ -100,7 +109,7 @@ function BoardView({ org, board }: { org: string; board: Board }) {
           Recent Results
         </Title>
       )}
-      {body}
+      <ActionSlotsProvider boardID={board.id}>{body}</ActionSlotsProvider>
       {rights.isEvaluator && (
         <GiveFeedbackModal opened={feedbackOpen} boardID={board.id} onClose={() => setFeedbackOpen(false)} />
       )}

@@ -4,6 +4,7 @@ import { NotFoundPage } from '../../shared/NotFoundPage.tsx';
 import { MemberLayoutGate } from '../../shared/gates/MemberGate.tsx';
 import { EvaluationPage } from '../../features/evaluations/EvaluationPage.tsx';
 import { readEvaluationPath } from '../../shared/readings.ts';
+import { ActionSlotsProvider } from './ActionSlotsProvider.tsx';
 
 /** Both readings of the evaluation path; anonymous evaluation never asks for a sign-in. */
 export function EvaluationRoute() {
@@ -13,7 +14,9 @@ export function EvaluationRoute() {
   if (reading.kind === 'anonymous') return <AnonymousEvaluationPage />;
   return (
     <MemberLayoutGate>
-      <EvaluationPage />
+      <ActionSlotsProvider boardID={null}>
+        <EvaluationPage />
+      </ActionSlotsProvider>
     </MemberLayoutGate>
   );
 }

@@ -6,6 +6,7 @@ import { Page } from '../../components/Page.tsx';
 import { roleOf, show } from '../../../common/roles.ts';
 import { useUserData } from '../../lib/queries.ts';
 import { ApiTokens } from './ApiTokens.tsx';
+import { Webhooks } from './Webhooks.tsx';
 import { entriesByArea, matches, OPENAPI_URL, useOpenApi, type Entry } from './api.ts';
 import { fieldsOf, type JsonSchema } from './schema.ts';
 
@@ -129,7 +130,12 @@ export function DocsPage() {
         is generated from the same contract the server checks requests with, and available as{' '}
         <Anchor href={OPENAPI_URL}>OpenAPI 3.1 (JSON)</Anchor> for your own tools.
       </Text>
-      {user && show.apiTokens(roleOf(user)) && <ApiTokens />}
+      {user && show.apiTokens(roleOf(user)) && (
+        <>
+          <ApiTokens />
+          <Webhooks />
+        </>
+      )}
       {openApi.isPending && <Loading label="Loading the API reference" />}
       {openApi.isError && <ErrorText message={openApi.error.message} />}
       {openApi.data && (

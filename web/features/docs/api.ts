@@ -85,3 +85,24 @@ export const useApiTokens = (enabled: boolean) => useQuery({ ...apiTokensQuery()
 export const useAddApiToken = () => useCallMutation(api.addApiToken, { invalidates: [apiTokenKeys.all] });
 export const useRevokeApiToken = () =>
   useCallMutation(api.revokeApiToken, { invalidates: [apiTokenKeys.all] });
+
+export const webhookKeys = {
+  all: ['webhooks'] as const,
+  deliveries: (webhookID: number) => ['webhooks', 'deliveries', webhookID] as const,
+};
+
+export const webhooksQuery = () =>
+  queryOptions({ queryKey: webhookKeys.all, queryFn: () => callApi(api.getWebhooks, {}) });
+export const useWebhooks = () => useQuery(webhooksQuery());
+export const deliveriesQuery = (webhookID: number) =>
+  queryOptions({
+    queryKey: webhookKeys.deliveries(webhookID),
+    queryFn: () => callApi(api.getWebhookDeliveries, { webhookID }),
+  });
+export const useDeliveries = (webhookID: number | null) =>
+  useQuery({ ...deliveriesQuery(webhookID ?? 0), enabled: webhookID !== null, refetchInterval: 5_000 });
+export const useAddWebhook = () => useCallMutation(api.addWebhook, { invalidates: [webhookKeys.all] });
+export const useEditWebhook = () => useCallMutation(api.editWebhook, { invalidates: [webhookKeys.all] });
+export const useDeleteWebhook = () => useCallMutation(api.deleteWebhook, { invalidates: [webhookKeys.all] });
+export const useResendDelivery = () =>
+  useCallMutation(api.resendWebhookDelivery, { invalidates: [webhookKeys.all] });

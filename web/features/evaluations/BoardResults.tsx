@@ -120,6 +120,7 @@ export function BoardResults({
                 card={card}
                 weeks={weeks}
                 evaluations={list}
+                moreDays={evaluations.data?.moreDays}
                 headingOrder={headingOrder}
                 onOpen={setOpened}
               />

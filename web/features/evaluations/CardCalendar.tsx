@@ -1,23 +1,33 @@
-/** One card's calendar (This Month or 28 Days): a cell per day holding that day's squares. */
+/**
+ * One card's calendar (This Month or 28 Days): a cell per day holding that day's last squares, and '+n' for
+ * its earlier ones when it has more (decision 0620); the pass and fail counts are the days' totals.
+ */
 import { Group, Paper, Text, Title } from '@mantine/core';
 import { format } from 'date-fns';
 import { useId } from 'react';
-import type { Card, Evaluation } from '../../../common/api/index.ts';
-import { type CalendarDay, evaluationsByDay } from './calendar.ts';
+import type { BoardDayTotals, Card, Evaluation } from '../../../common/api/index.ts';
+import { type CalendarDay, type DayTotals, dayTotals, evaluationsByDay, moreDaysOf } from './calendar.ts';
 import classes from './CardCalendar.module.css';
 import { SquareGroups } from './EvaluationSquare.tsx';
+import { OpenActionsBadge } from './OpenActionsBadge.tsx';
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 function DayCell({
   day,
   evaluations,
+  more,
   onOpen,
 }: {
   day: CalendarDay;
   evaluations: Evaluation[];
+  /** The day's totals when it has more evaluations than its squares. */
+  more: DayTotals | undefined;
   onOpen: (evalID: number) => void;
 }) {
+  const shown = dayTotals(evaluations, undefined);
+  const hidden = more ? { pass: more.pass - shown.pass, fail: more.fail - shown.fail } : null;
+  const hiddenCount = hidden ? hidden.pass + hidden.fail : 0;
   const spoken = [
     format(day.date, 'EEEE d MMMM'),
     day.isToday ? 'today' : null,
@@ -38,6 +48,14 @@ function DayCell({
       </span>
       <span className="visually-hidden">{spoken}</span>
       <SquareGroups evaluations={evaluations} onOpen={onOpen} />
+      {hidden && hiddenCount > 0 ? (
+        <span className={classes.more} data-fail={hidden.fail > 0} data-testid="more">
+          <span aria-hidden="true">+{hiddenCount}</span>
+          <span className="visually-hidden">
+            {`${hiddenCount} earlier not shown: ${hidden.pass} pass, ${hidden.fail} fail`}
+          </span>
+        </span>
+      ) : null}
     </td>
   );
 }
@@ -46,20 +64,28 @@ export function CardCalendar({
   card,
   weeks,
   evaluations,
+  moreDays,
   headingOrder,
   onOpen,
 }: {
   card: Pick<Card, 'id' | 'name'>;
   weeks: (CalendarDay | null)[][];
   evaluations: Evaluation[];
+  moreDays: BoardDayTotals[] | undefined;
   headingOrder: 2 | 3;
   onOpen: (evalID: number) => void;
 }) {
   const headingId = useId();
   const byDay = evaluationsByDay(evaluations, card.id);
-  const shownKeys = new Set(weeks.flat().map((day) => day?.key));
-  const shown = [...byDay.entries()].filter(([key]) => shownKeys.has(key)).flatMap(([, list]) => list);
-  const failed = shown.filter((e) => !e.pass).length;
+  const more = moreDaysOf(moreDays, card.id);
+  let passed = 0;
+  let failed = 0;
+  for (const day of weeks.flat()) {
+    if (!day) continue;
+    const totals = dayTotals(byDay.get(day.key) ?? [], more.get(day.key));
+    passed += totals.pass;
+    failed += totals.fail;
+  }
   return (
     <Paper withBorder p="sm" component="section" aria-labelledby={headingId} data-testid="card-results">
       <Group justify="space-between" align="baseline" gap="xs" mb={4} wrap="nowrap">
@@ -67,9 +93,10 @@ export function CardCalendar({
           {card.name}
         </Title>
         <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-          {shown.length - failed} pass · {failed} fail
+          {passed} pass · {failed} fail
         </Text>
       </Group>
+      <OpenActionsBadge cardID={card.id} />
       <table className={classes.calendar}>
         <caption className="visually-hidden">{card.name}: evaluations by day</caption>
         <thead>
@@ -88,7 +115,13 @@ export function CardCalendar({
             <tr key={week.find(Boolean)?.key}>
               {week.map((day, index) =>
                 day ? (
-                  <DayCell key={day.key} day={day} evaluations={byDay.get(day.key) ?? []} onOpen={onOpen} />
+                  <DayCell
+                    key={day.key}
+                    day={day}
+                    evaluations={byDay.get(day.key) ?? []}
+                    more={more.get(day.key)}
+                    onOpen={onOpen}
+                  />
                 ) : (
                   <td key={`outside-${index}`} className={classes.outside} />
                 ),

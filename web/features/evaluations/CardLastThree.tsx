@@ -4,6 +4,7 @@ import { useId } from 'react';
 import type { Card, Evaluation } from '../../../common/api/index.ts';
 import { lastEvaluations } from './calendar.ts';
 import { EvaluationSquare } from './EvaluationSquare.tsx';
+import { OpenActionsBadge } from './OpenActionsBadge.tsx';
 import { formatShort } from '../../shared/format.ts';
 
 export function CardLastThree({
@@ -24,6 +25,7 @@ export function CardLastThree({
       <Title order={headingOrder} size="h4" id={headingId} mb="xs" style={{ overflowWrap: 'anywhere' }}>
         {card.name}
       </Title>
+      <OpenActionsBadge cardID={card.id} />
       {last.length === 0 ? (
         <Text size="sm" c="dimmed">
           Not evaluated yet.

@@ -6,6 +6,7 @@ import { photoPath } from '../../../common/evidence.ts';
 import { formatDateTime } from '../../shared/format.ts';
 import classes from './evidence/Evidence.module.css';
 import { ResultBadge } from './ResultBadge.tsx';
+import { useActionSlots } from '../../shared/actionSlots.tsx';
 
 function Answer({ result }: { result: Result }) {
   if (result.type === 'pass_fail') {
@@ -69,7 +70,8 @@ function Evidence({ result }: { result: Result }) {
   );
 }
 
-function ResultRow({ result }: { result: Result }) {
+function ResultRow({ result, evaluation }: { result: Result; evaluation: Evaluation }) {
+  const { FailedItemControl } = useActionSlots();
   if (result.type === 'instruction' || result.type === 'none') {
     return (
       <li data-testid="result" style={{ listStyle: 'none' }}>
@@ -89,6 +91,18 @@ function ResultRow({ result }: { result: Result }) {
         <Answer result={result} />
       </Group>
       <Evidence result={result} />
+      {FailedItemControl && result.type === 'pass_fail' && result.pass === false && !result.na && (
+        <Group justify="flex-end" px="xs" mt={4}>
+          <FailedItemControl
+            item={{
+              boardID: evaluation.boardID,
+              evalID: evaluation.ID,
+              itemID: result.item_id,
+              content: result.content,
+            }}
+          />
+        </Group>
+      )}
     </li>
   );
 }
@@ -114,7 +128,7 @@ export function EvaluationDetails({ evaluation }: { evaluation: Evaluation }) {
       {results.length > 0 ? (
         <Stack component="ol" gap="xs" p={0} m={0} aria-label="Results">
           {results.map((result) => (
-            <ResultRow key={result.item_id} result={result} />
+            <ResultRow key={result.item_id} result={result} evaluation={evaluation} />
           ))}
         </Stack>
       ) : (

@@ -14,6 +14,7 @@ import { ItemEvidence } from './evidence/ItemEvidence.tsx';
 import { usePhotoUploads, type EvidenceTarget } from './evidence/usePhotoUploads.ts';
 
 export const PHOTOS_PENDING_MESSAGE = 'Wait until every photo has uploaded, or remove the ones that failed.';
+import { useActionSlots } from '../../shared/actionSlots.tsx';
 
 export const missingMessage = (count: number) =>
   `Answer every Pass/Fail check before submitting: ${count} ${count === 1 ? 'is' : 'are'} still unanswered.`;
@@ -30,8 +31,11 @@ export function EvaluationForm({
   failure,
   onSubmit,
   evidence,
+  source,
 }: {
   items: CardItem[];
+  /** The evaluation being answered, once it exists: a failed check can raise an action from it. */
+  source?: { boardID: number; evalID: number } | null;
   submitting: boolean;
   failure: string | null;
   onSubmit: (results: ReturnType<typeof toResults>, pass: boolean) => void;
@@ -53,6 +57,7 @@ export function EvaluationForm({
     if (message) lacking.set(item.id, message);
   }
   const pendingPhotos = uploads.photos.some((p) => p.status !== 'done');
+  const { FailedItemControl } = useActionSlots();
   const checks = items.filter((item) => item.type === 'pass_fail');
   const missing = unanswered(items, answers);
   const checkNumbers = new Map(checks.map((item, index) => [item.id, index + 1]));
@@ -107,6 +112,11 @@ export function EvaluationForm({
                   number={checkNumbers.get(item.id)!}
                   choice={answers.choices[item.id]}
                   missing={attempted}
+                  extra={
+                    FailedItemControl && source && answers.choices[item.id] === 'fail' ? (
+                      <FailedItemControl item={{ ...source, itemID: item.id, content: item.content }} />
+                    ) : null
+                  }
                   onChoose={(choice) =>
                     setAnswers((a) => ({ ...a, choices: { ...a.choices, [item.id]: choice } }))
                   }

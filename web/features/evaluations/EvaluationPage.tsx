@@ -178,6 +178,7 @@ export function EvaluationPage() {
           failure={failure}
           onSubmit={submit}
           evidence={evidence.target}
+          source={evalID === null ? null : { boardID: member.boardID, evalID }}
         />
       )}
       {backLink}

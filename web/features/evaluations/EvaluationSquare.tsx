@@ -4,6 +4,7 @@ import { CheckIcon, XIcon } from '../../components/icons.tsx';
 import { inGroups } from './calendar.ts';
 import classes from './EvaluationSquare.module.css';
 import { squareLabel } from '../../shared/format.ts';
+import { openActionsText, useActionSlots } from '../../shared/actionSlots.tsx';
 
 type Size = 'sm' | 'lg';
 
@@ -17,13 +18,18 @@ export function EvaluationSquare({
   size?: Size;
   onOpen: (evalID: number) => void;
 }) {
-  const label = squareLabel(evaluation);
+  const openActions = useActionSlots().openForEvaluation(evaluation.ID);
+  // Open actions: a corner mark (a shape, not only a colour) and said in the square's name.
+  const label = openActions
+    ? `${squareLabel(evaluation)}, ${openActionsText(openActions)}`
+    : squareLabel(evaluation);
   return (
     <Tooltip label={label} openDelay={250} withinPortal>
       <UnstyledButton
         className={classes.square}
         data-pass={evaluation.pass}
         data-size={size}
+        data-actions={openActions > 0 || undefined}
         data-testid="square"
         aria-label={label}
         onClick={() => onOpen(evaluation.ID)}

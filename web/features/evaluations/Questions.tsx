@@ -33,8 +33,11 @@ export function PassFailQuestion({
   missing,
   onChoose,
   children,
+  extra,
 }: {
   item: CardItem;
+  /** Shown under the choices (the "Raise action" control of a failed check). */
+  extra?: ReactNode;
   /** Its place among the checks, from 1. */
   number: number;
   choice: Choice | undefined;
@@ -101,6 +104,7 @@ export function PassFailQuestion({
           ))}
         </div>
         {children}
+        {extra}
       </Stack>
     </Paper>
   );

@@ -7,6 +7,7 @@ import { api, type Evaluation, type RequestOf, type SearchRequest } from '../../
 import { EVALUATIONS_REFRESH_MS, SEARCH_PAGE_DEFAULT } from '../../../common/constants.ts';
 import { callApi } from '../../lib/api.ts';
 import { useCallMutation } from '../../lib/mutation.ts';
+import { browserTimeZone } from '../../shared/format.ts';
 
 /** A search's filter: what the Evaluations and Feedback tabs send besides the keyset cursor. */
 export type SearchFilter = Pick<
@@ -16,8 +17,8 @@ export type SearchFilter = Pick<
 
 export const evaluationKeys = {
   all: ['evaluations'] as const,
-  board: (boardID: number, startDateTime: string) =>
-    ['evaluations', 'board', boardID, startDateTime] as const,
+  board: (boardID: number, startDateTime: string, timeZone: string) =>
+    ['evaluations', 'board', boardID, startDateTime, timeZone] as const,
   one: (evalID: number) => ['evaluations', 'one', evalID] as const,
   /** `run` counts the searches: each one starts again from a fresh first page. */
   search: (filter: SearchFilter, run: number) => ['evaluations', 'search', filter, run] as const,
@@ -26,10 +27,11 @@ export const evaluationKeys = {
 /** Feedback lives in its own module, but evaluation changes reach it (deleting one deletes its feedback). */
 const feedbackRoot = ['feedback'] as const;
 
-export const boardEvaluationsQuery = (boardID: number, startDateTime: string) =>
+/** The board's squares by the browser's calendar days (the server groups them by the same zone's days). */
+export const boardEvaluationsQuery = (boardID: number, startDateTime: string, timeZone = browserTimeZone()) =>
   queryOptions({
-    queryKey: evaluationKeys.board(boardID, startDateTime),
-    queryFn: () => callApi(api.getEvaluations, { boardID, startDateTime }),
+    queryKey: evaluationKeys.board(boardID, startDateTime, timeZone),
+    queryFn: () => callApi(api.getEvaluations, { boardID, startDateTime, timeZone }),
     refetchInterval: EVALUATIONS_REFRESH_MS,
   });
 export const useBoardEvaluations = (boardID: number | null, startDateTime: string) =>

@@ -15,7 +15,7 @@ import {
   startOfMonth,
   startOfWeek,
 } from 'date-fns';
-import type { Evaluation } from '../../../common/api/index.ts';
+import type { BoardDayTotals, Evaluation } from '../../../common/api/index.ts';
 import { CALENDAR_DAYS, LAST_EVALUATIONS_COUNT, SQUARES_PER_GROUP } from '../../../common/constants.ts';
 
 export const BOARD_VIEWS = [
@@ -82,6 +82,28 @@ export function evaluationsByDay(evaluations: Evaluation[], cardID: number): Map
     else days.set(key, [evaluation]);
   }
   return days;
+}
+
+export interface DayTotals {
+  pass: number;
+  fail: number;
+}
+
+/**
+ * A card's days that get-evaluations lists only in part (their last squares), with each day's totals
+ * (decision 0620).
+ */
+export function moreDaysOf(moreDays: BoardDayTotals[] | undefined, cardID: number): Map<string, DayTotals> {
+  const days = new Map<string, DayTotals>();
+  for (const day of moreDays ?? []) if (day.cardID === cardID) days.set(day.date, day);
+  return days;
+}
+
+/** A day's totals: the answer's when it lists the day in part, else counted from its squares. */
+export function dayTotals(squares: Evaluation[], more: DayTotals | undefined): DayTotals {
+  if (more) return more;
+  const pass = squares.filter((e) => e.pass).length;
+  return { pass, fail: squares.length - pass };
 }
 
 /** A card's last evaluations, oldest first. */

@@ -1,4 +1,4 @@
-/** The home tabs (SPEC §2): Boards for everyone, Cards and Users for admins, Evaluations and Feedback for evaluators. */
+/** The home tabs (SPEC §2): Boards for everyone, Cards and Users for admins, Evaluations and Feedback for evaluators; Actions (issue 12) for evaluators. */
 import { Container, Tabs } from '@mantine/core';
 import { Outlet, useLocation, useNavigate, useParams } from 'react-router';
 import { roleOf, show } from '../../../common/roles.ts';
@@ -10,6 +10,7 @@ const TABS = [
   { value: 'cards', label: 'Cards', path: paths.cards, visible: show.cardsTab },
   { value: 'evaluations', label: 'Evaluations', path: paths.evaluationsTab, visible: show.evaluationsTab },
   { value: 'feedback', label: 'Feedback', path: paths.feedbackTab, visible: show.feedbackTab },
+  { value: 'actions', label: 'Actions', path: paths.actionsTab, visible: show.actionsTab },
   { value: 'users', label: 'Users', path: paths.users, visible: show.usersTab },
 ] as const;
 

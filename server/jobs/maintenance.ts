@@ -1,14 +1,20 @@
-/** Periodic clean-up: expired sessions, old idempotency records and rate-limit events. */
-import type { FastifyBaseLogger } from 'fastify';
-import { IDEMPOTENCY_TTL_MS, UNFINISHED_EVALUATION_PURGE_MS } from '../common/constants.ts';
-import { purgeExpiredSessions } from './auth/sessions.ts';
-import type { Services } from './context.ts';
-import { removeObjects } from './modules/shared/photos.ts';
+/**
+ * The hourly purge: expired sessions, old idempotency records, rate-limit events and windows, spent
+ * one-time tokens, and evaluations never completed. A job (runner.ts): one process runs it each hour.
+ */
+import { IDEMPOTENCY_TTL_MS, UNFINISHED_EVALUATION_PURGE_MS } from '../../common/constants.ts';
+import { purgeExpiredSessions } from '../auth/sessions.ts';
+import type { Services } from '../context.ts';
+import { defineJob } from './runner.ts';
+import { removeObjects } from '../modules/shared/photos.ts';
 
 const HOUR = 60 * 60_000;
 
-export async function runMaintenance(services: Services): Promise<void> {
-  const now = services.clock.now();
+export async function runMaintenance(
+  services: Pick<Services, 'db' | 'clock' | 'storage'>,
+  at?: number,
+): Promise<void> {
+  const now = at ?? services.clock.now();
   const { db } = services;
   await purgeExpiredSessions(db, now);
   await db
@@ -18,6 +24,10 @@ export async function runMaintenance(services: Services): Promise<void> {
   await db
     .deleteFrom('rate_limit_events')
     .where('created_at', '<=', now - 24 * HOUR)
+    .execute();
+  await db
+    .deleteFrom('rate_limit_windows')
+    .where('window_start', '<=', now - HOUR)
     .execute();
   await db
     .deleteFrom('one_time_tokens')
@@ -33,7 +43,10 @@ export async function runMaintenance(services: Services): Promise<void> {
     .execute();
 }
 
-async function purgeUnfinishedPhotos(services: Services, startedBefore: number): Promise<void> {
+async function purgeUnfinishedPhotos(
+  services: Pick<Services, 'db' | 'storage'>,
+  startedBefore: number,
+): Promise<void> {
   const { db, storage } = services;
   for (;;) {
     const photos = await db
@@ -66,15 +79,4 @@ async function purgeUnfinishedPhotos(services: Services, startedBefore: number):
   }
 }
 
-export function startMaintenance(services: Services, log: FastifyBaseLogger): () => void {
-  const run = () =>
-    runMaintenance(services).catch((error) => log.error({ err: error }, 'maintenance failed'));
-  const first = setTimeout(run, 10_000);
-  const timer = setInterval(run, HOUR);
-  first.unref();
-  timer.unref();
-  return () => {
-    clearTimeout(first);
-    clearInterval(timer);
-  };
-}
+export const maintenanceJob = defineJob('purge', HOUR, (services, now) => runMaintenance(services, now));

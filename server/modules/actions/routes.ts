@@ -1,0 +1,83 @@
+import type { UserActor, CallContext } from '../../context.ts';
+import { defineHandlers } from '../../http/handlers.ts';
+import { actionAssignedMail } from '../../mail/templates.ts';
+import { exportActions } from './excel.ts';
+import { actionUrl } from './links.ts';
+import {
+  actionWithHistory,
+  actionsPage,
+  boardCounts,
+  closeAction,
+  editAction,
+  listAssignees,
+  pageFilter,
+  presentAction,
+  raiseAction,
+  type Assigned,
+  type Viewer,
+} from './service.ts';
+
+const viewerOf = (actor: UserActor): Viewer => ({
+  orgId: actor.orgId,
+  userId: actor.userId,
+  email: actor.email,
+  role: actor.role,
+});
+
+/** The assignee hears of an action given to them once the change is committed (never for a failed call). */
+function mailAssignee(ctx: CallContext<UserActor>, assigned: Assigned | { notify: false }) {
+  if (!assigned.notify) return;
+  const { action } = assigned;
+  const mail = actionAssignedMail(
+    assigned.assigneeEmail,
+    {
+      title: action.title,
+      boardName: action.boardName,
+      cardName: action.cardName,
+      dueDate: action.dueDate,
+      priority: action.priority,
+      orgName: ctx.actor.orgName,
+    },
+    ctx.actor.email,
+    actionUrl(ctx.config.appUrl, ctx.actor.orgName, action.id),
+  );
+  ctx.afterCommit(() => ctx.mailer.send(mail));
+}
+
+export const actionHandlers = defineHandlers({
+  addAction: async (input, ctx) => {
+    const assigned = await raiseAction(ctx.db, viewerOf(ctx.actor), input, ctx.now);
+    mailAssignee(ctx, assigned);
+    return { action: assigned.action };
+  },
+  editAction: async (input, ctx) => {
+    const edited = await editAction(ctx.db, viewerOf(ctx.actor), input, ctx.now);
+    mailAssignee(ctx, edited);
+    return { action: edited.action };
+  },
+  completeAction: async (input, ctx) => ({
+    action: await closeAction(
+      ctx.db,
+      viewerOf(ctx.actor),
+      { actionID: input.actionID, status: 'Done', note: input.note },
+      ctx.now,
+    ),
+  }),
+  cancelAction: async (input, ctx) => ({
+    action: await closeAction(
+      ctx.db,
+      viewerOf(ctx.actor),
+      { actionID: input.actionID, status: 'Cancelled', note: input.note ?? null },
+      ctx.now,
+    ),
+  }),
+  getAction: (input, ctx) => actionWithHistory(ctx.db, viewerOf(ctx.actor), input.actionID, ctx.now),
+  getActions: async (input, ctx) => {
+    const viewer = viewerOf(ctx.actor);
+    const rows = await actionsPage(ctx.db, viewer.orgId, pageFilter(input, viewer), input.quantity);
+    return { actions: rows.map((row) => presentAction(viewer, row, ctx.now)) };
+  },
+  getActionsExcel: (input, ctx) => exportActions(ctx.db, viewerOf(ctx.actor), input, ctx.now, ctx.log),
+  getActionAssignees: async (_input, ctx) => ({ assignees: await listAssignees(ctx.db, ctx.actor.orgId) }),
+  getBoardActionCounts: (input, ctx) => boardCounts(ctx.db, ctx.actor.orgId, input.boardID),
+});

@@ -1,0 +1,15 @@
+/**
+ * Provides the actions feature's slots (web/shared/actionSlots) to the evaluations feature's pieces under it:
+ * the open-action marks of a board (when boardID is given) and "Raise action" beside failed items, both for
+ * evaluators and above only.
+ */
+import type { ReactNode } from 'react';
+import { useActionSlotsFor } from '../../features/actions/slots.ts';
+import { ActionSlotsContext } from '../../shared/actionSlots.tsx';
+import { useRights } from '../../shared/permissions.ts';
+
+export function ActionSlotsProvider({ boardID, children }: { boardID: number | null; children: ReactNode }) {
+  const rights = useRights();
+  const slots = useActionSlotsFor(boardID, rights.isEvaluator);
+  return <ActionSlotsContext.Provider value={slots}>{children}</ActionSlotsContext.Provider>;
+}
