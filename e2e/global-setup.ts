@@ -22,6 +22,8 @@ export default async function globalSetup() {
       PORT: String(port),
       HOST: '127.0.0.1',
       DATABASE_URL: `sqlite:${databaseFile}`,
+      // Photos (issue 12) beside the journey's database, never under the project's data/.
+      STORAGE_URL: `file:${path.join(dir, 'uploads')}`,
       APP_URL: `http://localhost:${port}`,
       SMTP_URL: smtp.url,
       LOG_LEVEL: 'warn',

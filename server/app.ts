@@ -5,6 +5,7 @@
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import { PHOTO_BYTES_MAX, UPLOAD_CONTENT_TYPE } from '../common/evidence.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Services } from './context.ts';
@@ -22,6 +23,7 @@ import { registerStripeWebhook } from './modules/billing/webhook.ts';
 import { allHandlers } from './modules/index.ts';
 import { projectVersion, webDistDir } from './paths.ts';
 import { loadOrCreateSecret } from './secret.ts';
+import { createStorage, type Storage } from './storage/storage.ts';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -33,6 +35,8 @@ export interface BuildOptions {
   /** Pino logger options; false silences it (tests). */
   logger?: boolean | object;
   webDir?: string;
+  /** Tests may hand their own (an S3 store on a test server); otherwise made from the configuration. */
+  storage?: Storage;
 }
 
 export interface App {
@@ -73,8 +77,13 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     reply.header('X-Request-Id', request.id);
   });
 
-  // JSON is the only body the API takes.
+  // JSON is the only body the API takes, except the photo uploads' image data (their paths only: security.ts).
   app.removeContentTypeParser(['text/plain']);
+  app.addContentTypeParser(
+    UPLOAD_CONTENT_TYPE,
+    { parseAs: 'buffer', bodyLimit: PHOTO_BYTES_MAX },
+    (_request, body, done) => done(null, body),
+  );
   await app.register(fastifyCookie);
   registerSecurity(app, config.appUrl);
   registerErrorHandler(app);
@@ -86,6 +95,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     clock: options.clock ?? systemClock,
     mailer: options.mailer ?? createMailer(config, app.log),
     secret: await loadOrCreateSecret(database.db, config.sessionSecret),
+    storage: options.storage ?? createStorage(config.storage),
   };
   registerMetrics(app, config.metricsToken, database.poolStats);
   registerHealth(app, services.db);

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { ANONYMOUS_KEY_ROTATION_MINUTES_DEFAULT } from '../common/constants.ts';
 import { ANONYMOUS_CALLS_PER_MINUTE } from './http/rateLimit.ts';
 import { projectRoot } from './paths.ts';
+import { parseStorageUrl, type StorageConfig } from './storage/storage.ts';
 
 export const SIGNUPS_PER_ADDRESS_PER_HOUR_DEFAULT = 10;
 export const JOBS_POLL_SECONDS_DEFAULT = 30;
@@ -119,6 +120,10 @@ const schema = z.object({
     emptyAsUndefined,
     z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
   ),
+  STORAGE_URL: z.preprocess(
+    emptyAsUndefined,
+    url(['s3:', 'file:'], 'an s3://KEY:SECRET@bucket?endpoint=… URL, or file:<folder>').optional(),
+  ),
   WEBHOOKS_ALLOW_PRIVATE: z.preprocess(
     emptyAsUndefined,
     z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
@@ -162,6 +167,8 @@ export interface Config {
    */
   webhooksAllowPrivate: boolean;
   logLevel: string;
+  /** Where photos go (issue 12): a folder under data/ unless STORAGE_URL says otherwise. */
+  storage: StorageConfig;
 }
 
 export class ConfigError extends Error {}
@@ -186,10 +193,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const name = String(issue.path[0]);
     const got = env[name];
     throw new ConfigError(
-      `Invalid configuration: ${name} ${issue.message}${got === undefined ? '' : ` (got "${got}")`}.`,
+      `Invalid configuration: ${name} ${issue.message}${got === undefined ? '' : ` (got "${name === 'STORAGE_URL' ? redactUrl(got) : got}")`}.`,
     );
   }
   const e = result.data;
+  let storage: StorageConfig;
+  try {
+    storage = parseStorageUrl(e.STORAGE_URL, path.join(projectRoot, 'data', 'uploads'), projectRoot);
+  } catch (error) {
+    throw new ConfigError(
+      `Invalid configuration: STORAGE_URL ${(error as Error).message} (got "${redactUrl(e.STORAGE_URL ?? '')}").`,
+    );
+  }
   let billing: Config['billing'] = { provider: 'local' };
   if (e.BILLING_PROVIDER === 'stripe') {
     for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_ID'] as const) {
@@ -229,6 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? e.NODE_ENV !== 'production'
         : e.WEBHOOKS_ALLOW_PRIVATE === 'true',
     logLevel: e.LOG_LEVEL,
+    storage,
   };
 }
 

@@ -5,6 +5,8 @@ import type { Config } from './config.ts';
 import type { Db } from './db/index.ts';
 import type { DialectName } from './db/dialect.ts';
 import type { Mailer } from './mail/mailer.ts';
+import type { ProcessedPhoto } from './storage/photos.ts';
+import type { Storage } from './storage/storage.ts';
 
 /** What the whole server shares: built once by buildApp, handed to every handler. */
 export interface Services {
@@ -15,6 +17,8 @@ export interface Services {
   mailer: Mailer;
   /** The secret behind HMACs (anonymous keys): SESSION_SECRET, or one generated and kept in the database. */
   secret: string;
+  /** Uploaded files (issue 12): a folder or an S3-compatible store. */
+  storage: Storage;
 }
 
 export interface UserActor {
@@ -54,4 +58,6 @@ export interface CallContext<A extends Actor | null = Actor | null> extends Serv
   log: FastifyBaseLogger;
   /** Runs after the transaction commits (emails); never when the call fails. */
   afterCommit(task: () => Promise<void> | void): void;
+  /** An upload call's photo, already checked and re-encoded (issue 12); absent for every other call. */
+  upload?: ProcessedPhoto | undefined;
 }

@@ -58,6 +58,7 @@ async function main() {
     process.exit(1);
   }
   app.log.info(`Checkboard is serving ${config.appUrl} (${database.dialect})`);
+  app.log.info(`Photos are stored in the ${services.storage.description}`);
 }
 
 void main();

@@ -10,6 +10,9 @@ const itemFields = {
   content: z.string().max(CARD_ITEM_CONTENT_MAX),
   na: z.boolean(),
   order: z.number().int().min(0).max(10_000),
+  /** Our additions (issue 12); absent keeps an existing item's setting (a new item's: off). */
+  photoOnFail: z.boolean().optional(),
+  noteOnFail: z.boolean().optional(),
 };
 
 export const getCardsUsed = defineCall({

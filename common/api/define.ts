@@ -39,6 +39,13 @@ export interface CallDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodTyp
   failMsg: string;
   /** The answer is a file download rather than JSON. */
   file?: boolean;
+  /**
+   * The request carries a photo as its raw body (issue 12): the call's fields come from the query string,
+   * the body is image data of at most PHOTO_BYTES_MAX bytes, checked and processed before the handler runs.
+   */
+  upload?: 'photo';
+  /** The file answered is an image shown in the page (a photo), not a download. */
+  image?: boolean;
 }
 
 /** Keeps the literal types of a definition (its access level, whether it answers a file). */

@@ -34,6 +34,9 @@ export const cardItem = z.object({
   na: z.boolean(),
   order: z.number().int(),
   isDeleted: z.boolean(),
+  /** Our addition (issue 12): a failed Pass/Fail item needs a photo, a note, before the evaluation is sent. */
+  photoOnFail: z.boolean(),
+  noteOnFail: z.boolean(),
 });
 export type CardItem = z.infer<typeof cardItem>;
 
@@ -45,6 +48,10 @@ export const card = z.object({
 });
 export type Card = z.infer<typeof card>;
 
+/** A photo on an item's result (issue 12): its file is read through get-result-photo. */
+export const photo = z.object({ id, itemID: id, width: z.number().int(), height: z.number().int() });
+export type Photo = z.infer<typeof photo>;
+
 export const result = z.object({
   item_id: id,
   type: z.enum(CARD_ITEM_TYPES),
@@ -54,6 +61,9 @@ export const result = z.object({
   numeric_result: z.number().nullable(),
   na: z.boolean(),
   content: z.string(),
+  /** Our additions (issue 12): the evaluator's short note and the photos on this item. */
+  note: z.string().nullable(),
+  photos: z.array(z.object({ id, width: z.number().int(), height: z.number().int() })),
 });
 export type Result = z.infer<typeof result>;
 

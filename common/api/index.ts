@@ -9,6 +9,7 @@ import * as boards from './boards.ts';
 import * as cards from './cards.ts';
 import * as dashboards from './dashboards.ts';
 import * as evaluations from './evaluations.ts';
+import * as evidence from './evidence.ts';
 import * as users from './users.ts';
 import * as webhooks from './webhooks.ts';
 
@@ -19,6 +20,7 @@ export const api = {
   ...boards,
   ...cards,
   ...evaluations,
+  ...evidence,
   ...anonymous,
   ...dashboards,
   ...actions,
@@ -34,6 +36,7 @@ export const apiAreas = {
   Boards: boards,
   Cards: cards,
   Evaluations: evaluations,
+  Evidence: evidence,
   Anonymous: anonymous,
   Analytics: dashboards,
   Actions: actions,

@@ -1,6 +1,7 @@
 /** Request parts shared by several calls. */
 import { z } from 'zod';
 import { FEEDBACK_MAX, SEARCH_PAGE_DEFAULT, SEARCH_PAGE_MAX } from '../constants.ts';
+import { evidenceMessages, NOTE_MAX } from '../evidence.ts';
 import { dateTime, id } from './entities.ts';
 
 export const resultInput = z.strictObject({
@@ -9,6 +10,8 @@ export const resultInput = z.strictObject({
   text_result: z.string().max(5_000).nullable().optional(),
   numeric_result: z.number().finite().nullable().optional(),
   na: z.boolean().optional(),
+  /** Our addition (issue 12): a short note on the item; blank is no note. */
+  note: z.string().max(NOTE_MAX, evidenceMessages.noteTooLong).nullable().optional(),
 });
 export type ResultInput = z.infer<typeof resultInput>;
 

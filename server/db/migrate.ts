@@ -7,6 +7,7 @@ import { evaluationsSearch } from './migrations/0003_evaluations.ts';
 import { evaluationTotals } from './migrations/0010_evaluation_totals.ts';
 import { scaleOut } from './migrations/0011_scale_out.ts';
 import { exportLeases } from './migrations/0012_export_leases.ts';
+import { evidence } from './migrations/0013_evidence.ts';
 import { actions } from './migrations/0015_actions.ts';
 import { apiTokens } from './migrations/0016_api_tokens.ts';
 import { webhooks } from './migrations/0017_webhooks.ts';
@@ -21,6 +22,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0010_evaluation_totals': evaluationTotals(dialect),
     '0011_scale_out': scaleOut(dialect),
     '0012_export_leases': exportLeases(dialect),
+    '0013_evidence': evidence(dialect),
     '0015_actions': actions(dialect),
     '0016_api_tokens': apiTokens(dialect),
     '0017_webhooks': webhooks(dialect),

@@ -131,6 +131,9 @@ export interface CardItemsTable {
   na: Bool;
   position: number;
   is_deleted: Bool;
+  /** Issue 12 (migration 0013): a failed answer needs a photo / a note. */
+  photo_on_fail: Generated<Bool>;
+  note_on_fail: Generated<Bool>;
   created_at: number;
   updated_at: number;
 }
@@ -167,6 +170,24 @@ export interface ResultsTable {
   text_result: string | null;
   numeric_result: number | null;
   na: Bool;
+  /** Issue 12 (migration 0013). */
+  note: Generated<string | null>;
+}
+
+/** Photos on an evaluation's item (issue 12, migration 0013); the files live in the storage. */
+export interface ResultPhotosTable {
+  id: Generated<number>;
+  org_id: number;
+  evaluation_id: number;
+  item_id: number;
+  storage_key: string;
+  content_type: string;
+  thumb_key: string;
+  thumb_type: string;
+  width: number;
+  height: number;
+  bytes: number;
+  created_at: number;
 }
 
 export interface FeedbackTable {
@@ -381,6 +402,7 @@ export interface DB {
   card_items: CardItemsTable;
   evaluations: EvaluationsTable;
   results: ResultsTable;
+  result_photos: ResultPhotosTable;
   feedback: FeedbackTable;
   dashboards: DashboardsTable;
   dashboard_settings: DashboardSettingsTable;

@@ -32,6 +32,7 @@ async function snapshot(env: TestEnv, orgId: number) {
     'card_items',
     'evaluations',
     'results',
+    'result_photos',
     'feedback',
     'dashboards',
     'dashboard_settings',

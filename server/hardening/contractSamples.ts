@@ -58,6 +58,11 @@ export async function buildFixture(env: TestEnv, options: { marker?: string; pai
     anonEval: 0,
     anonFeedbackId: 0,
     dashboardId: 0,
+    completedPhoto: 0,
+    openPhoto: 0,
+    anonPhoto: 0,
+    anonOpenEval: 0,
+    anonOpenPhoto: 0,
     failedEval: 0,
     actionId: 0,
     apiTokenId: 0,
@@ -105,6 +110,15 @@ export async function buildFixture(env: TestEnv, options: { marker?: string; pai
   const cookie = team.evaluator.cookie;
   const started = await call(env, 'addEvaluation', { boardID: board.id, cardID: card.id }, { cookie });
   fixture.completedEval = started.body.id;
+  const photo = async (answer: Promise<{ status: number; body: { photo: { id: number } } }>) => {
+    const { status, body } = await answer;
+    expect(status).toBe(200);
+    return body.photo.id;
+  };
+  const guards = card.itemIds[1]!;
+  fixture.completedPhoto = await photo(
+    call(env, 'addResultPhoto', { evalID: fixture.completedEval, itemID: guards }, { cookie }),
+  );
   const results = [
     { item_id: card.itemIds[1]!, pass: true },
     { item_id: card.itemIds[2]!, text_result: `Answer ${tag}` },
@@ -129,8 +143,18 @@ export async function buildFixture(env: TestEnv, options: { marker?: string; pai
   fixture.openEval = (
     await call(env, 'addEvaluation', { boardID: board.id, cardID: card.id }, { cookie })
   ).body.id;
+  fixture.openPhoto = await photo(
+    call(env, 'addResultPhoto', { evalID: fixture.openEval, itemID: guards }, { cookie }),
+  );
   const anon = { orgName: team.org.name, boardID: board.id, anonKey: fixture.anonKey };
   fixture.anonEval = (await call(env, 'addEvaluationAnon', { ...anon, cardID: card.id })).body.id;
+  fixture.anonPhoto = await photo(
+    call(env, 'addResultPhotoAnon', { ...anon, evalID: fixture.anonEval, itemID: guards }),
+  );
+  fixture.anonOpenEval = (await call(env, 'addEvaluationAnon', { ...anon, cardID: card.id })).body.id;
+  fixture.anonOpenPhoto = await photo(
+    call(env, 'addResultPhotoAnon', { ...anon, evalID: fixture.anonOpenEval, itemID: guards }),
+  );
   const anonResults = await call(env, 'addResultsAnon', { ...anon, evalID: fixture.anonEval, results });
   expect(anonResults.status).toBe(200);
   const anonFeedback = await call(env, 'addFeedbackAnon', {
@@ -282,6 +306,12 @@ export const samples: { [N in CallName]: (t: Fixture) => RequestOf<Api[N]> } = {
   getCardsByBoardIdAnon: (t) => anonFields(t),
   getEvaluationAnon: (t) => ({ ...anonFields(t), evalID: t.anonEval }),
   getFeedbackByEvaluationIdAnon: (t) => ({ ...anonFields(t), evalID: t.anonEval }),
+  addResultPhoto: (t) => ({ evalID: t.openEval, itemID: t.card.itemIds[1]! }),
+  deleteResultPhoto: (t) => ({ photoID: t.openPhoto }),
+  getResultPhoto: (t) => ({ photoID: t.completedPhoto, size: 'thumb' }),
+  addResultPhotoAnon: (t) => ({ ...anonFields(t), evalID: t.anonOpenEval, itemID: t.card.itemIds[1]! }),
+  deleteResultPhotoAnon: (t) => ({ ...anonFields(t), photoID: t.anonOpenPhoto }),
+  getResultPhotoAnon: (t) => ({ ...anonFields(t), photoID: t.anonPhoto, size: 'full' }),
   addDashboard: () => ({ name: unique('Dash '), settings: [setting] }),
   deleteDashboard: (t) => ({ ID: t.dashboardId }),
   editDashboard: (t) => ({ id: t.dashboardId, name: unique('Dash '), settings: [setting] }),

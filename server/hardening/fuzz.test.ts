@@ -106,6 +106,7 @@ async function tenantRows(env: TestEnv, orgId: number) {
     'card_items',
     'evaluations',
     'results',
+    'result_photos',
     'feedback',
     'dashboards',
     'checkouts',

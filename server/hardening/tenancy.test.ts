@@ -28,6 +28,7 @@ export const TENANT_TABLES = [
   'card_items',
   'evaluations',
   'results',
+  'result_photos',
   'feedback',
   'dashboards',
   'dashboard_settings',
@@ -74,6 +75,11 @@ export const UNSCOPED: { pattern: RegExp; why: string }[] = [
     pattern:
       /^delete from "(sessions|one_time_tokens|evaluations)" where \(?"(idle_expires_at|expires_at|completed_at)"/,
     why: 'maintenance purges what has expired in every organisation',
+  },
+  {
+    pattern:
+      /^select .* from "result_photos" inner join "evaluations" .*where "evaluations"\."completed_at" is null/,
+    why: "maintenance finds the photos of every organisation's unfinished evaluations it is about to purge",
   },
   {
     pattern:

@@ -11,13 +11,15 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The call's SPEC §8 message, answered when the handler fails unexpectedly. */
     failMsg?: string;
+    /** What a body over the route's limit is told (the photo uploads say their limit). */
+    tooLargeMsg?: string;
   }
 }
 
-function fromFastifyError(error: FastifyError): AppError | null {
+function fromFastifyError(error: FastifyError, tooLargeMsg?: string): AppError | null {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError('PAYLOAD_TOO_LARGE', 'The request is too large.');
+      return new AppError('PAYLOAD_TOO_LARGE', tooLargeMsg ?? 'The request is too large.');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new AppError(
@@ -36,7 +38,10 @@ function fromFastifyError(error: FastifyError): AppError | null {
 
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    const known = error instanceof AppError ? error : fromFastifyError(error as FastifyError);
+    const known =
+      error instanceof AppError
+        ? error
+        : fromFastifyError(error as FastifyError, request.routeOptions.config?.tooLargeMsg);
     if (known) {
       if (known.status >= 500) request.log.error({ err: error }, 'request failed');
       const body: { errMsg: string; errField?: string } = { errMsg: known.errMsg };

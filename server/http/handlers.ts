@@ -12,10 +12,17 @@ type ActorFor<A extends Access> = A extends 'public'
 
 /** A file answer (the Excel exports): streamed to the client as it is produced. */
 export interface FileAnswer {
-  file: { filename: string; contentType: string; body: Readable };
+  file: { filename: string; contentType: string; body: Readable; inline?: false };
 }
 
-type AnswerOf<C extends CallDef> = C['file'] extends true ? FileAnswer : z.input<C['response']>;
+/** A file shown in the page rather than downloaded (photos, issue 12). */
+export interface InlineFileAnswer {
+  file: { filename: string; contentType: string; body: Buffer; inline: true };
+}
+
+type AnswerOf<C extends CallDef> = C['file'] extends true
+  ? FileAnswer | InlineFileAnswer
+  : z.input<C['response']>;
 
 export type Handler<C extends CallDef> = (
   input: z.output<C['request']>,

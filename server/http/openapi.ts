@@ -101,28 +101,45 @@ function operation(name: string, area: string, call: CallDef): Json {
     'x-fail-message': call.failMsg,
     security: call.access === 'public' || call.access === 'anonymous' ? [] : [{ session: [] as string[] }],
     responses: {
-      '200': call.file
+      '200': call.image
         ? {
-            description: 'A file download (Content-Disposition names it).',
-            content: {
-              'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': {
-                schema: { type: 'string', contentMediaType: 'application/octet-stream' },
-              },
-            },
+            description: 'The photo, shown inline (nosniff, a sandboxing Content-Security-Policy).',
+            content: Object.fromEntries(
+              ['image/jpeg', 'image/png', 'image/webp'].map((type) => [
+                type,
+                { schema: { type: 'string', contentMediaType: type } },
+              ]),
+            ),
           }
-        : {
-            description: 'Success.',
-            content: { 'application/json': { schema: jsonSchema(call.response, 'output') } },
-          },
+        : call.file
+          ? {
+              description: 'A file download (Content-Disposition names it).',
+              content: {
+                'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': {
+                  schema: { type: 'string', contentMediaType: 'application/octet-stream' },
+                },
+              },
+            }
+          : {
+              description: 'Success.',
+              content: { 'application/json': { schema: jsonSchema(call.response, 'output') } },
+            },
       ...errorResponses(call),
     },
   };
   const parameters: Json[] = [];
-  if (call.method === 'GET') {
+  if (call.method === 'GET' || call.upload) {
     const properties = (input.properties ?? {}) as Record<string, Json>;
     const required = new Set((input.required ?? []) as string[]);
     for (const [field, schema] of Object.entries(properties))
       parameters.push({ name: field, in: 'query', required: required.has(field), schema });
+    // A photo upload's body is the image itself (docs/decisions/0643), at most 10 MB.
+    if (call.upload)
+      op.requestBody = {
+        required: true,
+        description: 'The photo: JPEG, PNG, WebP or HEIC, checked by its content, at most 10 MB.',
+        content: { 'image/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+      };
   } else {
     op.requestBody = { required: true, content: { 'application/json': { schema: input } } };
   }

@@ -13,8 +13,11 @@ import { resolveSession, sessionToken } from '../auth/sessions.ts';
 import type { Actor, CallContext, Services } from '../context.ts';
 import type { Db } from '../db/index.ts';
 import { AppError, badRequest, forbidden, tooManyRequests, unauthenticated } from '../errors.ts';
+import { createHash } from 'node:crypto';
+import { PHOTO_BYTES_MAX, evidenceMessages } from '../../common/evidence.ts';
+import { processPhoto, type ProcessedPhoto } from '../storage/photos.ts';
 import { ExportSlots, releasingStream } from './exportSlots.ts';
-import type { FileAnswer } from './handlers.ts';
+import type { FileAnswer, InlineFileAnswer } from './handlers.ts';
 import { runOnce } from './idempotency.ts';
 import { ANONYMOUS_WINDOW_MS, RATE_LIMITED_MESSAGE, anonymousBucket } from './rateLimit.ts';
 
@@ -57,13 +60,31 @@ async function authenticate(
   return user;
 }
 
-function sendFile(reply: FastifyReply, answer: FileAnswer) {
-  const { filename, contentType, body } = answer.file;
+/** A photo answered to be shown in the page: nothing in it may run, and it is not sniffed as anything else. */
+const INLINE_FILE_POLICY = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox";
+
+function sendFile(reply: FastifyReply, answer: FileAnswer | InlineFileAnswer) {
+  const { filename, contentType, body, inline } = answer.file;
   reply
     .header('Content-Type', contentType)
-    .header('Content-Disposition', `attachment; filename="${filename}"`)
+    .header('Content-Disposition', `${inline ? 'inline' : 'attachment'}; filename="${filename}"`)
     .header('Access-Control-Expose-Headers', 'Content-Disposition');
+  if (inline) {
+    reply
+      .header('Content-Security-Policy', INLINE_FILE_POLICY)
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Cross-Origin-Resource-Policy', 'same-origin')
+      // The caller's own copy for a few minutes (a board view opens the same thumbnails again and again).
+      .header('Cache-Control', 'private, max-age=300');
+  }
   return reply.send(body);
+}
+
+/** An upload's body: image data as sent (the content-type parser gives a Buffer, anything else is refused). */
+function uploadBody(request: FastifyRequest): Buffer {
+  const body = request.body;
+  if (!Buffer.isBuffer(body)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', evidenceMessages.uploadType);
+  return body;
 }
 
 export function registerCalls(
@@ -77,10 +98,16 @@ export function registerCalls(
     app.route({
       method: call.method,
       url: call.path,
-      config: { failMsg: call.failMsg, call: name },
+      config: {
+        failMsg: call.failMsg,
+        call: name,
+        ...(call.upload ? { tooLargeMsg: evidenceMessages.tooLarge } : {}),
+      },
+      ...(call.upload ? { bodyLimit: PHOTO_BYTES_MAX } : {}),
       handler: async (request, reply) => {
         const now = services.clock.now();
-        const raw = call.method === 'GET' ? (request.query ?? {}) : (request.body ?? {});
+        // An upload's fields are in its query string, its body is the photo.
+        const raw = call.method === 'GET' || call.upload ? (request.query ?? {}) : (request.body ?? {});
 
         // Anonymous calls need their key fields to authenticate: check their shape first.
         let input: unknown;
@@ -93,7 +120,8 @@ export function registerCalls(
           if (!parsed.success) throw validationError(parsed.error);
           input = parsed.data;
         }
-        const actor = await authenticate(services, call, request, raw, now);
+        // The parsed fields (an upload's query-string ids are numbers by now).
+        const actor = await authenticate(services, call, request, input ?? raw, now);
         // Public calls (sign-in, sign-out, refresh, reset…) never depend on the subscription (DECISIONS.md).
         if (actor && !actor.paid && call.access !== 'public' && !call.whenUnpaid)
           throw new AppError('PAYMENT_REQUIRED', UNPAID_MESSAGE);
@@ -101,6 +129,16 @@ export function registerCalls(
           const parsed = call.request.safeParse(raw);
           if (!parsed.success) throw validationError(parsed.error);
           input = parsed.data;
+        }
+
+        // Decoded and re-encoded before any transaction opens: the image work holds no database lock.
+        let upload: ProcessedPhoto | undefined;
+        let idempotencyRaw = raw;
+        if (call.upload) {
+          const body = uploadBody(request);
+          upload = await processPhoto(body);
+          const digest = createHash('sha256').update(body).digest('base64url');
+          idempotencyRaw = { fields: raw, body: digest };
         }
 
         const afterCommit: (() => Promise<void> | void)[] = [];
@@ -113,6 +151,7 @@ export function registerCalls(
           reply,
           log: request.log,
           afterCommit: (task) => afterCommit.push(task),
+          upload,
         });
         const present = (answer: unknown) => {
           const checked = call.response.safeParse(answer);
@@ -135,7 +174,7 @@ export function registerCalls(
           }
         };
 
-        if (call.file) {
+        if (call.file && !call.image) {
           // Exports are heavy: one per organisation and a few per process at a time (decision 0621).
           const release = await exportSlots.claim(actor!.orgId, request.log);
           let answer: FileAnswer;
@@ -152,13 +191,17 @@ export function registerCalls(
 
         if (!call.mutates || call.atomic === false) {
           const answer = await handler(input as never, context(services.db) as never);
+          // A photo (issue 12) is small and read from the storage: no export slot.
+          if (call.image) return sendFile(reply, answer as InlineFileAnswer);
           const presented = present(answer);
           await runAfterCommit();
           return presented;
         }
 
-        const outcome = await runOnce(services.db, { call, request, reply, actor, raw, now }, async (trx) =>
-          JSON.stringify(present(await handler(input as never, context(trx) as never))),
+        const outcome = await runOnce(
+          services.db,
+          { call, request, reply, actor, raw: idempotencyRaw, now },
+          async (trx) => JSON.stringify(present(await handler(input as never, context(trx) as never))),
         );
         if ('replayed' in outcome) return outcome.replayed;
         const { body } = outcome;

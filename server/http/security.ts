@@ -3,7 +3,14 @@
  * JSON only (415), no cross-site state changes (403).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { api, type CallDef } from '../../common/api/index.ts';
+import { evidenceMessages, UPLOAD_CONTENT_TYPE } from '../../common/evidence.ts';
 import { AppError } from '../errors.ts';
+
+/** The calls whose body is a photo rather than JSON (issue 12). */
+const UPLOAD_PATHS = new Set(
+  (Object.values(api) as CallDef[]).filter((call) => call.upload).map((call) => call.path),
+);
 
 const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
@@ -53,6 +60,11 @@ export function registerSecurity(app: FastifyInstance, appUrl: string) {
       throw new AppError('FORBIDDEN', 'Cross-site requests are not allowed.');
     }
     const type = request.headers['content-type'];
+    if (UPLOAD_PATHS.has(pathname)) {
+      if (!type || !UPLOAD_CONTENT_TYPE.test(type))
+        throw new AppError('UNSUPPORTED_MEDIA_TYPE', evidenceMessages.uploadType);
+      return;
+    }
     if (!type || !/^application\/json\s*(;|$)/i.test(type)) {
       throw new AppError(
         'UNSUPPORTED_MEDIA_TYPE',

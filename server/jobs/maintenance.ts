@@ -6,10 +6,14 @@ import { IDEMPOTENCY_TTL_MS, UNFINISHED_EVALUATION_PURGE_MS } from '../../common
 import { purgeExpiredSessions } from '../auth/sessions.ts';
 import type { Services } from '../context.ts';
 import { defineJob } from './runner.ts';
+import { removeObjects } from '../modules/shared/photos.ts';
 
 const HOUR = 60 * 60_000;
 
-export async function runMaintenance(services: Pick<Services, 'db' | 'clock'>, at?: number): Promise<void> {
+export async function runMaintenance(
+  services: Pick<Services, 'db' | 'clock' | 'storage'>,
+  at?: number,
+): Promise<void> {
   const now = at ?? services.clock.now();
   const { db } = services;
   await purgeExpiredSessions(db, now);
@@ -29,12 +33,50 @@ export async function runMaintenance(services: Pick<Services, 'db' | 'clock'>, a
     .deleteFrom('one_time_tokens')
     .where('expires_at', '<=', now - 24 * HOUR)
     .execute();
-  // An evaluation never completed is hidden everywhere and purged after 24 hours (docs/product-decisions.md).
+  // An evaluation never completed is hidden everywhere and purged after 24 hours (docs/product-decisions.md),
+  // its photos' files with it (issue 12).
+  await purgeUnfinishedPhotos(services, now - UNFINISHED_EVALUATION_PURGE_MS);
   await db
     .deleteFrom('evaluations')
     .where('completed_at', 'is', null)
     .where('started_at', '<=', now - UNFINISHED_EVALUATION_PURGE_MS)
     .execute();
+}
+
+async function purgeUnfinishedPhotos(
+  services: Pick<Services, 'db' | 'storage'>,
+  startedBefore: number,
+): Promise<void> {
+  const { db, storage } = services;
+  for (;;) {
+    const photos = await db
+      .selectFrom('result_photos')
+      .innerJoin('evaluations', 'evaluations.id', 'result_photos.evaluation_id')
+      .select([
+        'result_photos.id',
+        'result_photos.org_id',
+        'result_photos.storage_key',
+        'result_photos.thumb_key',
+      ])
+      .where('evaluations.completed_at', 'is', null)
+      .where('evaluations.started_at', '<=', startedBefore)
+      .limit(200)
+      .execute();
+    if (!photos.length) return;
+    await db
+      .deleteFrom('result_photos')
+      .where('org_id', 'in', [...new Set(photos.map((photo) => photo.org_id))])
+      .where(
+        'id',
+        'in',
+        photos.map((photo) => photo.id),
+      )
+      .execute();
+    await removeObjects(
+      storage,
+      photos.flatMap((photo) => [photo.storage_key, photo.thumb_key]),
+    );
+  }
 }
 
 export const maintenanceJob = defineJob('purge', HOUR, (services, now) => runMaintenance(services, now));

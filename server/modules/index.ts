@@ -9,6 +9,7 @@ import { billingHandlers } from './billing/routes.ts';
 import { boardHandlers } from './boards/routes.ts';
 import { cardHandlers } from './cards/routes.ts';
 import { evaluationHandlers } from './evaluations/routes.ts';
+import { evidenceHandlers } from './evidence/routes.ts';
 import { feedbackHandlers } from './feedback/routes.ts';
 import { userHandlers } from './users/routes.ts';
 import { webhookHandlers } from './webhooks/routes.ts';
@@ -21,6 +22,7 @@ export const allHandlers = {
   ...boardHandlers,
   ...cardHandlers,
   ...evaluationHandlers,
+  ...evidenceHandlers,
   ...feedbackHandlers,
   ...analyticsHandlers,
   ...actionHandlers,

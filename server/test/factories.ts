@@ -133,7 +133,16 @@ export async function buildBoard(
 export async function buildCard(
   env: Env,
   org: TestOrg,
-  overrides: { name?: string; items?: { type: CardItemType; content?: string; na?: boolean }[] } = {},
+  overrides: {
+    name?: string;
+    items?: {
+      type: CardItemType;
+      content?: string;
+      na?: boolean;
+      photoOnFail?: boolean;
+      noteOnFail?: boolean;
+    }[];
+  } = {},
 ) {
   const name = overrides.name ?? unique('Card ');
   const now = env.clock.now();
@@ -166,6 +175,8 @@ export async function buildCard(
         na: item.na ? 1 : 0,
         position,
         is_deleted: 0,
+        photo_on_fail: 'photoOnFail' in item && item.photoOnFail ? 1 : 0,
+        note_on_fail: 'noteOnFail' in item && item.noteOnFail ? 1 : 0,
         created_at: now,
         updated_at: now,
       })

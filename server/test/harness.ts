@@ -3,6 +3,10 @@
  * app.inject), a clock the test can move, and a real SMTP server catching mail.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { api, type CallName, type RequestOf } from '../../common/api/index.ts';
@@ -31,7 +35,14 @@ export interface CallOptions {
   cookie?: string;
   idempotencyKey?: string;
   headers?: Record<string, string>;
+  /** An upload call's body (default: a small real JPEG) and its declared type (default image/jpeg). */
+  upload?: { body: Buffer; contentType?: string };
 }
+
+/** A real JPEG (640×480, with a GPS location in its EXIF): what an upload call sends unless told otherwise. */
+export const SAMPLE_PHOTO = readFileSync(
+  fileURLToPath(new URL('../modules/evidence/fixtures/photo.jpg', import.meta.url)),
+);
 
 /**
  * An answer as the test reads it. Its body is untyped on purpose: tests send refused and malformed
@@ -56,12 +67,14 @@ export async function call<N extends CallName>(
   const headers: Record<string, string> = { 'sec-fetch-site': 'same-origin', ...options.headers };
   if (options.cookie) headers.cookie = options.cookie;
   if (options.idempotencyKey) headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()] = options.idempotencyKey;
-  const response = await env.app.inject({
-    method: def.method,
-    url: def.path,
-    headers,
-    ...(def.method === 'GET' ? { query: body as Record<string, string> } : { payload: body as object }),
-  });
+  let request: { query?: Record<string, string>; payload?: object | Buffer };
+  if ('upload' in def && def.upload) {
+    // The fields in the query string, the photo as the body (issue 12).
+    headers['content-type'] = options.upload?.contentType ?? 'image/jpeg';
+    request = { query: asQuery(body), payload: options.upload?.body ?? SAMPLE_PHOTO };
+  } else if (def.method === 'GET') request = { query: asQuery(body) };
+  else request = { payload: body as object };
+  const response = await env.app.inject({ method: def.method, url: def.path, headers, ...request });
   const type = String(response.headers['content-type'] ?? '');
   return {
     status: response.statusCode,
@@ -71,9 +84,20 @@ export async function call<N extends CallName>(
   };
 }
 
+function asQuery(body: object): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(body).map(([key, value]) => [
+      key,
+      typeof value === 'string' ? value : JSON.stringify(value),
+    ]),
+  );
+}
+
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
     ...loadConfig({ NODE_ENV: 'test', APP_URL: 'http://checkboard.test', LOG_LEVEL: 'silent' }),
+    // Each suite's photos in a folder of its own, never under the project's data/.
+    storage: { kind: 'folder', dir: path.join(os.tmpdir(), 'checkboard-test-uploads', randomUUID()) },
     ...overrides,
   };
 }

@@ -16,6 +16,11 @@ export const anonymousHandlers = defineHandlers({
     feedback: await anonymous.editFeedback(ctx, input.evalID, input.feedbackID, input.content),
   }),
   deleteFeedbackAnon: (input, ctx) => anonymous.deleteFeedback(ctx, input.evalID, input.feedbackID),
+  addResultPhotoAnon: async (input, ctx) => ({
+    photo: await anonymous.attachPhoto(ctx, input.evalID, input.itemID),
+  }),
+  deleteResultPhotoAnon: (input, ctx) => anonymous.removePhoto(ctx, input.photoID),
+  getResultPhotoAnon: (input, ctx) => anonymous.readPhoto(ctx, input.photoID, input.size),
   getFeedbackByEvaluationIdAnon: async (input, ctx) => ({
     feedback: await anonymous.feedbackOf(ctx, input.evalID),
   }),

@@ -7,11 +7,14 @@ import type { Card, Evaluation, Feedback } from '../../../common/api/entities.ts
 import type { ResultInput } from '../../../common/api/inputs.ts';
 import { ANONYMOUS_EVALUATION_GRACE_MS, ANONYMOUS_USER_NAME } from '../../../common/constants.ts';
 import type { AnonymousActor, CallContext } from '../../context.ts';
-import { notFound } from '../../errors.ts';
+import { AppError, notFound } from '../../errors.ts';
+import type { PhotoSize } from '../../../common/evidence.ts';
 import { liveCardsOfBoard, presentCards } from '../shared/cards.ts';
 import { isOwn, type Caller } from '../shared/caller.ts';
 import * as evaluations from '../shared/evaluations.ts';
 import * as feedback from '../shared/feedback.ts';
+import * as photos from '../shared/photos.ts';
+import { removeObjects } from '../shared/photos.ts';
 import { requireUsableKey } from './keys.ts';
 
 type Ctx = CallContext<AnonymousActor>;
@@ -100,7 +103,9 @@ export async function completeEvaluation(ctx: Ctx, evalId: number, results: Resu
 
 export async function deleteEvaluation(ctx: Ctx, evalId: number, cardId: number) {
   const { caller } = await ownEvaluation(ctx, evalId, cardId);
-  return evaluations.deleteEvaluation(ctx.db, caller, evalId);
+  return evaluations.deleteEvaluation(ctx.db, caller, evalId, (keys) =>
+    ctx.afterCommit(() => removeObjects(ctx.storage, keys)),
+  );
 }
 
 export async function getEvaluation(ctx: Ctx, evalId: number): Promise<Evaluation> {
@@ -140,4 +145,22 @@ export async function deleteFeedback(ctx: Ctx, evalId: number, feedbackId: numbe
 export async function feedbackOf(ctx: Ctx, evalId: number): Promise<Feedback[]> {
   const { caller } = await ownEvaluation(ctx, evalId);
   return feedback.feedbackForEvaluation(ctx.db, caller, evalId);
+}
+
+/** add-result-photo-anon: a photo on an item of an open evaluation this key started. */
+export async function attachPhoto(ctx: Ctx, evalId: number, itemId: number) {
+  const { caller } = await ownEvaluation(ctx, evalId);
+  if (!ctx.upload) throw new AppError('INTERNAL', 'Unable to add the photo. Please try again.');
+  return photos.attachPhoto(ctx, caller, { evalId, itemId }, ctx.upload, ctx.now);
+}
+
+export async function removePhoto(ctx: Ctx, photoId: number) {
+  await requireUsableKey(ctx, 'continue');
+  return photos.removePhoto(ctx, anonymousCaller(ctx), photoId, (task) => ctx.afterCommit(task));
+}
+
+/** A photo of an evaluation this key started, while the key still serves it (12 hours). */
+export async function readPhoto(ctx: Ctx, photoId: number, size: PhotoSize) {
+  await requireUsableKey(ctx, 'continue');
+  return photos.readPhoto(ctx, anonymousCaller(ctx), { photoId, size });
 }

@@ -60,6 +60,8 @@ describeEachDatabase('card items', (env) => {
           na: type === 'pass_fail',
           order,
           isDeleted: false,
+          photoOnFail: false,
+          noteOnFail: false,
         },
       });
       expect(await itemRow(env, answer.body.cardItem.id)).toMatchObject({
@@ -210,6 +212,8 @@ describeEachDatabase('card items', (env) => {
             na: true,
             order: 7,
             isDeleted: false,
+            photoOnFail: false,
+            noteOnFail: false,
           },
         },
       }),
@@ -382,6 +386,8 @@ describeEachDatabase('card items', (env) => {
             na: true,
             order: 0,
             isDeleted: false,
+            photoOnFail: false,
+            noteOnFail: false,
           },
           {
             id: first,
@@ -391,6 +397,8 @@ describeEachDatabase('card items', (env) => {
             na: false,
             order: 1,
             isDeleted: false,
+            photoOnFail: false,
+            noteOnFail: false,
           },
           {
             id: expect.any(Number),
@@ -400,6 +408,8 @@ describeEachDatabase('card items', (env) => {
             na: false,
             order: 3,
             isDeleted: false,
+            photoOnFail: false,
+            noteOnFail: false,
           },
         ],
       },

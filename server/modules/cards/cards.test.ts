@@ -24,6 +24,8 @@ const item = (over: Record<string, unknown>) => ({
   na: false,
   order: expect.any(Number),
   isDeleted: false,
+  photoOnFail: false,
+  noteOnFail: false,
   ...over,
 });
 

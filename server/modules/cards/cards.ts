@@ -25,7 +25,7 @@ import {
 } from '../shared/cards.ts';
 import { ensureNameFree, guardName } from '../shared/names.ts';
 import { checkOwnOrganisation, departmentsOf, liveCount, planMessages } from '../shared/plan.ts';
-import { itemMessages, newItemRow, type ItemInput } from './items.ts';
+import { evidenceOptions, itemMessages, newItemRow, type ItemInput } from './items.ts';
 
 type Ctx = CallContext<UserActor>;
 
@@ -257,6 +257,7 @@ export async function replaceCard(ctx: Ctx, input: ReplaceCardInput): Promise<Ca
         content: sanitizeItemContent(item.content),
         na: item.na ? 1 : 0,
         position: item.order,
+        ...evidenceOptions(item),
         ...(item.isDeleted ? { is_deleted: 1 as const } : {}),
         updated_at: now,
       })

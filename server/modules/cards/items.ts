@@ -20,6 +20,18 @@ export interface ItemInput {
   content: string;
   na: boolean;
   order: number;
+  photoOnFail?: boolean | undefined;
+  noteOnFail?: boolean | undefined;
+}
+
+/** The evidence options as written: absent keeps what an existing item has (issue 12). */
+export function evidenceOptions(item: Pick<ItemInput, 'photoOnFail' | 'noteOnFail'>) {
+  return {
+    ...(item.photoOnFail !== undefined
+      ? { photo_on_fail: item.photoOnFail ? (1 as const) : (0 as const) }
+      : {}),
+    ...(item.noteOnFail !== undefined ? { note_on_fail: item.noteOnFail ? (1 as const) : (0 as const) } : {}),
+  };
 }
 
 export function newItemRow(ctx: Ctx, cardId: number, item: ItemInput) {
@@ -31,6 +43,7 @@ export function newItemRow(ctx: Ctx, cardId: number, item: ItemInput) {
     na: item.na ? (1 as const) : (0 as const),
     position: item.order,
     is_deleted: 0 as const,
+    ...evidenceOptions(item),
     created_at: ctx.now,
     updated_at: ctx.now,
   };
@@ -93,6 +106,7 @@ export async function editCardItem(
       content: sanitizeItemContent(input.content),
       na: input.na ? 1 : 0,
       position: input.order,
+      ...evidenceOptions(input),
       ...(input.isDeleted ? { is_deleted: 1 as const } : {}),
       updated_at: ctx.now,
     })

@@ -545,6 +545,8 @@ describeEachDatabase('evaluations', (env) => {
           numeric_result: null,
           na: false,
           content: '<p>Stop the line &amp; lock out.</p>',
+          note: null,
+          photos: [],
         },
         {
           item_id: s.item.guards,
@@ -555,6 +557,8 @@ describeEachDatabase('evaluations', (env) => {
           numeric_result: null,
           na: false,
           content: '<p>Guards in place</p>',
+          note: null,
+          photos: [],
         },
         {
           item_id: s.item.floor,
@@ -565,6 +569,8 @@ describeEachDatabase('evaluations', (env) => {
           numeric_result: null,
           na: true,
           content: '<p>Floor is dry</p>',
+          note: null,
+          photos: [],
         },
         {
           item_id: s.item.operator,
@@ -575,6 +581,8 @@ describeEachDatabase('evaluations', (env) => {
           numeric_result: null,
           na: false,
           content: '<p>Operator</p>',
+          note: null,
+          photos: [],
         },
         {
           item_id: s.item.temperature,
@@ -585,6 +593,8 @@ describeEachDatabase('evaluations', (env) => {
           numeric_result: null,
           na: false,
           content: '<p>Temperature</p>',
+          note: null,
+          photos: [],
         },
       ],
     };

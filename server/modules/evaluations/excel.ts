@@ -14,7 +14,10 @@ import {
   WallClock,
   type CellValue,
   type Column,
+  type LinkValue,
 } from '../shared/workbook.ts';
+import { photosOf } from '../shared/photos.ts';
+import { PHOTOS_PER_RESULT_MAX, photoPath } from '../../../common/evidence.ts';
 
 export const EXPORT_BATCH = 10;
 
@@ -30,6 +33,9 @@ export function evaluationSheetColumns(clock: WallClock): Column[] {
     { header: 'Text', width: 40 },
     { header: 'Number', width: 12 },
     { header: 'N/A', width: 8 },
+    // Issue 12: the note and a link to each photo (signed-in users open them with their session).
+    { header: 'Note', width: 40 },
+    ...Array.from({ length: PHOTOS_PER_RESULT_MAX }, (_, i) => ({ header: `Photo ${i + 1}`, width: 14 })),
   ];
 }
 
@@ -40,6 +46,8 @@ type ExportResult = [
   text: string | null,
   number: number | null,
   na: string,
+  note: string | null,
+  ...photos: LinkValue[],
 ];
 
 function itemResult(result: { pass: 0 | 1 | null; na: 0 | 1 }): string | null {
@@ -49,12 +57,18 @@ function itemResult(result: { pass: 0 | 1 | null; na: 0 | 1 }): string | null {
 }
 
 /** The results of a batch of evaluations, in one query, kept compact (the item text is shared). */
-async function exportResults(db: Db, orgId: number, ids: number[]): Promise<Map<number, ExportResult[]>> {
+async function exportResults(
+  db: Db,
+  orgId: number,
+  ids: number[],
+  appUrl: string,
+): Promise<Map<number, ExportResult[]>> {
   const byEvaluation = new Map<number, ExportResult[]>(ids.map((id) => [id, []]));
   if (!ids.length) return byEvaluation;
+  const photos = await photosOf(db, orgId, ids);
   const rows = await db
     .selectFrom('results')
-    .select(['evaluation_id', 'content', 'pass', 'text_result', 'numeric_result', 'na'])
+    .select(['evaluation_id', 'item_id', 'content', 'pass', 'text_result', 'numeric_result', 'na', 'note'])
     .where('org_id', '=', orgId)
     .where('evaluation_id', 'in', ids)
     .orderBy('evaluation_id')
@@ -62,15 +76,18 @@ async function exportResults(db: Db, orgId: number, ids: number[]): Promise<Map<
     .orderBy('id')
     .execute();
   for (const row of rows) {
-    byEvaluation
-      .get(row.evaluation_id)
-      ?.push([
-        plainText(row.content),
-        itemResult(row),
-        row.text_result,
-        row.numeric_result,
-        row.na === 1 ? 'Yes' : 'No',
-      ]);
+    byEvaluation.get(row.evaluation_id)?.push([
+      plainText(row.content),
+      itemResult(row),
+      row.text_result,
+      row.numeric_result,
+      row.na === 1 ? 'Yes' : 'No',
+      row.note,
+      ...(photos.get(row.evaluation_id)?.get(row.item_id) ?? []).map((photo, index) => ({
+        text: `Photo ${index + 1}`,
+        hyperlink: `${appUrl}${photoPath(photo.id, 'full')}`,
+      })),
+    ]);
   }
   return byEvaluation;
 }
@@ -87,7 +104,7 @@ function* rowsOf(
     const head = [completed, evaluation.board_name, evaluation.card_name, evaluation.user_name, pass];
     const own = results.get(evaluation.id) ?? [];
     // An evaluation of a card without items still gets its row.
-    if (!own.length) yield [...head, null, null, null, null, null];
+    if (!own.length) yield [...head, null, null, null, null, null, null];
     for (const result of own) yield [...head, ...result];
   }
 }
@@ -103,6 +120,7 @@ async function* evaluationBatches(
   orgId: number,
   filter: SearchFilter,
   clock: WallClock,
+  appUrl: string,
 ): AsyncGenerator<Iterable<CellValue[]>> {
   type Batch = { evaluations: EvaluationRow[]; results: Map<number, ExportResult[]> };
   const fetch = (after: SearchFilter['after']): Promise<Batch> => {
@@ -112,6 +130,7 @@ async function* evaluationBatches(
         db,
         orgId,
         evaluations.map((e) => e.id),
+        appUrl,
       );
       return { evaluations, results };
     })();
@@ -135,6 +154,7 @@ export async function exportEvaluations(
   input: ExportRequest,
   now: number,
   log: FastifyBaseLogger,
+  appUrl: string,
 ): Promise<FileAnswer> {
   const clock = new WallClock(input.timeZone);
   const filter = exportFilter(input, caller, now);
@@ -142,7 +162,7 @@ export async function exportEvaluations(
     filename: exportFilename('Evaluations', clock, now),
     sheetName: 'Evaluations',
     columns: evaluationSheetColumns(clock),
-    batches: evaluationBatches(db, caller.orgId, filter, clock),
+    batches: evaluationBatches(db, caller.orgId, filter, clock, appUrl),
     log,
   });
 }

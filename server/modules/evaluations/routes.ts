@@ -3,6 +3,7 @@ import { userCaller } from '../shared/caller.ts';
 import { exportEvaluations } from './excel.ts';
 import { searchFilter } from '../shared/search.ts';
 import * as evaluations from '../shared/evaluations.ts';
+import { removeObjects } from '../shared/photos.ts';
 
 export const evaluationHandlers = defineHandlers({
   addEvaluation: (input, ctx) =>
@@ -20,7 +21,10 @@ export const evaluationHandlers = defineHandlers({
       { evalId: input.evalID, results: input.results },
       ctx.now,
     ),
-  deleteEvaluation: (input, ctx) => evaluations.deleteEvaluation(ctx.db, userCaller(ctx.actor), input.evalID),
+  deleteEvaluation: (input, ctx) =>
+    evaluations.deleteEvaluation(ctx.db, userCaller(ctx.actor), input.evalID, (keys) =>
+      ctx.afterCommit(() => removeObjects(ctx.storage, keys)),
+    ),
   getEvaluation: async (input, ctx) => ({
     evaluation: await evaluations.getEvaluation(ctx.db, userCaller(ctx.actor), input.evalID),
   }),
@@ -47,5 +51,6 @@ export const evaluationHandlers = defineHandlers({
       }),
     };
   },
-  getExcel: (input, ctx) => exportEvaluations(ctx.db, userCaller(ctx.actor), input, ctx.now, ctx.log),
+  getExcel: (input, ctx) =>
+    exportEvaluations(ctx.db, userCaller(ctx.actor), input, ctx.now, ctx.log, ctx.config.appUrl),
 });

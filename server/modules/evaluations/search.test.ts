@@ -255,6 +255,8 @@ describeEachDatabase('search-evaluations', (env) => {
         numeric_result: null,
         na: false,
         content: '<p>Look</p>',
+        note: null,
+        photos: [],
       },
       {
         item_id: items[1]!.item_id,
@@ -265,6 +267,8 @@ describeEachDatabase('search-evaluations', (env) => {
         numeric_result: null,
         na: false,
         content: '<p>Guards</p>',
+        note: null,
+        photos: [],
       },
       {
         item_id: items[2]!.item_id,
@@ -275,6 +279,8 @@ describeEachDatabase('search-evaluations', (env) => {
         numeric_result: null,
         na: true,
         content: '<p>Floor</p>',
+        note: null,
+        photos: [],
       },
     ]);
     const plain = await call(env, 'searchEvaluations', { quantity: 2 }, { cookie });

@@ -13,7 +13,17 @@ export const cardMessages = {
   itemNotFound: 'The card item was not found.',
 };
 
-export const itemColumns = ['id', 'card_id', 'type', 'content', 'na', 'position', 'is_deleted'] as const;
+export const itemColumns = [
+  'id',
+  'card_id',
+  'type',
+  'content',
+  'na',
+  'position',
+  'is_deleted',
+  'photo_on_fail',
+  'note_on_fail',
+] as const;
 
 export interface ItemRow {
   id: number;
@@ -23,6 +33,8 @@ export interface ItemRow {
   na: 0 | 1;
   position: number;
   is_deleted: 0 | 1;
+  photo_on_fail: 0 | 1;
+  note_on_fail: 0 | 1;
 }
 
 export function presentItem(row: ItemRow): CardItem {
@@ -34,6 +46,8 @@ export function presentItem(row: ItemRow): CardItem {
     na: row.na === 1,
     order: row.position,
     isDeleted: row.is_deleted === 1,
+    photoOnFail: row.photo_on_fail === 1,
+    noteOnFail: row.note_on_fail === 1,
   };
 }
 

@@ -13,6 +13,7 @@ import {
   EVALUATION_WINDOW_DAYS,
   LAST_EVALUATIONS_COUNT,
 } from '../../../common/constants.ts';
+import { missingEvidence } from '../../../common/evidence.ts';
 import { evaluationPasses } from '../../../common/results.ts';
 import { nameKey } from '../../../common/validation.ts';
 import type { Db } from '../../db/index.ts';
@@ -23,6 +24,7 @@ import { countEvaluation } from './evaluationCounts.ts';
 import { enqueueEvents } from './webhookEvents.ts';
 import { isOwn, mayChange, type Caller } from './caller.ts';
 import { liveCardsOfBoard } from './cards.ts';
+import { deletePhotoRows, photoCounts, photosOf, type PhotoSummary } from './photos.ts';
 import { searchConditions, type SearchFilter } from './search.ts';
 
 export const messages = {
@@ -80,6 +82,7 @@ export const resultColumns = [
   'results.text_result',
   'results.numeric_result',
   'results.na',
+  'results.note',
 ] as const;
 
 export type ResultRow = Pick<
@@ -93,9 +96,9 @@ export type ResultRow = Pick<
   | 'text_result'
   | 'numeric_result'
   | 'na'
->;
+> & { note: string | null };
 
-export function presentResult(row: ResultRow): Result {
+export function presentResult(row: ResultRow, photos: PhotoSummary[] = []): Result {
   return {
     item_id: row.item_id,
     type: row.item_type,
@@ -105,11 +108,20 @@ export function presentResult(row: ResultRow): Result {
     numeric_result: row.numeric_result,
     na: row.na === 1,
     content: row.content,
+    note: row.note,
+    photos,
   };
 }
 
+/** Stored results with the photos on their items (issue 12). */
+export type ResultWithPhotos = ResultRow & { photos: PhotoSummary[] };
+
 /** A completed evaluation on the wire. */
-export function presentEvaluation(caller: Caller, row: EvaluationRow, results?: ResultRow[]): Evaluation {
+export function presentEvaluation(
+  caller: Caller,
+  row: EvaluationRow,
+  results?: ResultWithPhotos[],
+): Evaluation {
   return {
     ID: row.id,
     boardID: row.board_id,
@@ -121,7 +133,7 @@ export function presentEvaluation(caller: Caller, row: EvaluationRow, results?: 
     hasFeedback: row.has_feedback === 1,
     completedTime: new Date(row.completed_at!).toISOString(),
     isUsers: isOwn(caller, row, row.started_at),
-    ...(results ? { results: results.map(presentResult) } : {}),
+    ...(results ? { results: results.map((result) => presentResult(result, result.photos)) } : {}),
   };
 }
 
@@ -208,6 +220,8 @@ interface CardItemRow {
   content: string;
   na: 0 | 1;
   position: number;
+  photo_on_fail: 0 | 1;
+  note_on_fail: 0 | 1;
 }
 
 /**
@@ -218,6 +232,7 @@ interface CardItemRow {
 export function resultsToStore(
   items: CardItemRow[],
   answers: ResultInput[],
+  photos: ReadonlyMap<number, number> = new Map(),
 ): { rows: Omit<ResultRow, 'evaluation_id'>[]; pass: boolean } {
   const byItem = new Map(items.map((item) => [item.id, item]));
   const answered = new Map<number, ResultInput>();
@@ -236,6 +251,18 @@ export function resultsToStore(
       if (typeof answer?.pass !== 'boolean') throw badRequest(messages.passFailUnanswered, 'results');
       pass = answer.pass ? 1 : 0;
     }
+    const note = answer?.note?.trim() ? answer.note.trim() : null;
+    // A failed item whose card asks for evidence (issue 12): refused with the item named.
+    const missing = missingEvidence(
+      {
+        type: item.type,
+        content: item.content,
+        photoOnFail: item.photo_on_fail === 1,
+        noteOnFail: item.note_on_fail === 1,
+      },
+      { failed: pass === 0, note, photos: photos.get(item.id) ?? 0 },
+    );
+    if (missing) throw badRequest(missing, 'results');
     return {
       item_id: item.id,
       item_type: item.type,
@@ -245,6 +272,7 @@ export function resultsToStore(
       text_result: answer?.text_result ? answer.text_result : null,
       numeric_result: answer?.numeric_result ?? null,
       na: na ? (1 as const) : (0 as const),
+      note,
     };
   });
   const pass = evaluationPasses(
@@ -270,14 +298,15 @@ export async function completeEvaluation(
   if (!isOwn(caller, evaluation, evaluation.started_at)) throw notFound(messages.evaluationNotFound);
   const items = await db
     .selectFrom('card_items')
-    .select(['id', 'type', 'content', 'na', 'position'])
+    .select(['id', 'type', 'content', 'na', 'position', 'photo_on_fail', 'note_on_fail'])
     .where('org_id', '=', caller.orgId)
     .where('card_id', '=', evaluation.card_id)
     .where('is_deleted', '=', 0)
     .orderBy('position')
     .orderBy('id')
     .execute();
-  const { rows, pass } = resultsToStore(items, input.results);
+  const photos = await photoCounts(db, caller.orgId, evaluation.id);
+  const { rows, pass } = resultsToStore(items, input.results, photos);
   // Claim the evaluation first: of two completions racing, the second finds it complete (and on PostgreSQL
   // waits on the row lock until the first commits) and writes nothing.
   const claimed = await db
@@ -332,9 +361,19 @@ function webhookEvaluation(row: EvaluationRow, results: Omit<ResultRow, 'evaluat
   };
 }
 
-/** delete-evaluation: the caller's own (an administrator: any), with its results and feedback. */
-export async function deleteEvaluation(db: Db, caller: Caller, evalId: number): Promise<{ evalID: number }> {
+/**
+ * delete-evaluation: the caller's own (an administrator: any), with its results, feedback and photos; the
+ * photos' files are handed to `removeFiles`, to go once the deletion commits.
+ */
+export async function deleteEvaluation(
+  db: Db,
+  caller: Caller,
+  evalId: number,
+  removeFiles: (keys: string[]) => void,
+): Promise<{ evalID: number }> {
   const evaluation = await findChangeableEvaluation(db, caller, evalId);
+  const files = await deletePhotoRows(db, caller.orgId, evaluation.id);
+  if (files.length) removeFiles(files);
   await db
     .deleteFrom('feedback')
     .where('org_id', '=', caller.orgId)
@@ -373,8 +412,8 @@ export async function resultsOf(
   db: Db,
   orgId: number,
   evaluationIds: number[],
-): Promise<Map<number, ResultRow[]>> {
-  const byEvaluation = new Map<number, ResultRow[]>(evaluationIds.map((id) => [id, []]));
+): Promise<Map<number, ResultWithPhotos[]>> {
+  const byEvaluation = new Map<number, ResultWithPhotos[]>(evaluationIds.map((id) => [id, []]));
   if (!evaluationIds.length) return byEvaluation;
   const rows = await db
     .selectFrom('results')
@@ -385,7 +424,11 @@ export async function resultsOf(
     .orderBy('results.position')
     .orderBy('results.id')
     .execute();
-  for (const row of rows) byEvaluation.get(row.evaluation_id)?.push(row);
+  const photos = await photosOf(db, orgId, evaluationIds);
+  for (const row of rows) {
+    const own = photos.get(row.evaluation_id)?.get(row.item_id) ?? [];
+    byEvaluation.get(row.evaluation_id)?.push({ ...row, photos: own });
+  }
   return byEvaluation;
 }
 

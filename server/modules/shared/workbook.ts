@@ -18,7 +18,12 @@ export const DATE_FORMAT = 'yyyy-mm-dd hh:mm:ss';
 export const workbookMessages = { unknownTimeZone: 'Unknown time zone.' };
 
 /** A cell: text (always a plain string cell), a number, a date, or nothing. */
-export type CellValue = string | number | Date | null;
+/** A hyperlink cell (issue 12: a link to each photo); its address is the server's own, never a user's text. */
+export interface LinkValue {
+  text: string;
+  hyperlink: string;
+}
+export type CellValue = string | number | Date | LinkValue | null;
 
 export interface Column {
   header: string;

@@ -5,7 +5,7 @@
  * to give feedback (add-feedback-anon) or skip, and the thank-you page. No sign-in, ever.
  */
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { api } from '../../../common/api/index.ts';
 import { ErrorText } from '../../components/ErrorText.tsx';
@@ -15,6 +15,7 @@ import { messageOf } from '../../lib/api.ts';
 import { paths } from '../../lib/paths.ts';
 import { liveItems } from '../../features/evaluations/answers.ts';
 import { EvaluationForm } from '../../features/evaluations/EvaluationForm.tsx';
+import { anonymousEvidence } from '../../features/evaluations/evidence/targets.ts';
 import { readEvaluationPath } from '../../shared/readings.ts';
 import { FeedbackModal } from '../../features/evaluations/feedback/GiveFeedbackModal.tsx';
 import { NotFoundPage } from '../../shared/NotFoundPage.tsx';
@@ -61,6 +62,11 @@ function Evaluation({ access, cardID, evalID }: { access: AnonymousAccess; cardI
   const send = useCompleteAnonymousEvaluation();
   const addFeedback = useAddAnonymousFeedback();
   const cancel = useCancelAnonymousEvaluation();
+  const { orgName, boardID, anonKey } = access;
+  const evidence = useMemo(
+    () => anonymousEvidence({ orgName, boardID, anonKey }, evalID),
+    [orgName, boardID, anonKey, evalID],
+  );
 
   const failed = board.error ?? card.error;
   if (failed) {
@@ -182,6 +188,7 @@ function Evaluation({ access, cardID, evalID }: { access: AnonymousAccess; cardI
         submitting={send.isPending}
         failure={send.error ? messageOf(send.error, api.addResultsAnon) : null}
         onSubmit={onSubmit}
+        evidence={evidence}
       />
     </Page>
   );

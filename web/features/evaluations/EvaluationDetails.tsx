@@ -2,7 +2,9 @@
 import { Badge, Group, Paper, Stack, Text } from '@mantine/core';
 import type { Evaluation, Result } from '../../../common/api/index.ts';
 import { RichText } from '../../components/RichText.tsx';
+import { photoPath } from '../../../common/evidence.ts';
 import { formatDateTime } from '../../shared/format.ts';
+import classes from './evidence/Evidence.module.css';
 import { ResultBadge } from './ResultBadge.tsx';
 import { useActionSlots } from '../../shared/actionSlots.tsx';
 
@@ -35,6 +37,39 @@ function Answer({ result }: { result: Result }) {
   return null;
 }
 
+/** A result's note and photos (issue 12): thumbnails, each a link to the full-size photo. */
+function Evidence({ result }: { result: Result }) {
+  if (!result.note && result.photos.length === 0) return null;
+  return (
+    <Stack gap={4} px="xs" pb={4}>
+      {result.note && (
+        <Text size="sm" c="dimmed" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+          <Text span fw={600} size="sm">
+            Note:{' '}
+          </Text>
+          {result.note}
+        </Text>
+      )}
+      {result.photos.length > 0 && (
+        <ul className={classes.gallery} aria-label="Photos">
+          {result.photos.map((photo, index) => (
+            <li key={photo.id}>
+              <a href={photoPath(photo.id, 'full')} target="_blank" rel="noopener">
+                <img
+                  src={photoPath(photo.id, 'thumb')}
+                  alt={`Photo ${index + 1}, open full size`}
+                  className={classes.galleryThumb}
+                  loading="lazy"
+                />
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Stack>
+  );
+}
+
 function ResultRow({ result, evaluation }: { result: Result; evaluation: Evaluation }) {
   const { FailedItemControl } = useActionSlots();
   if (result.type === 'instruction' || result.type === 'none') {
@@ -55,6 +90,7 @@ function ResultRow({ result, evaluation }: { result: Result; evaluation: Evaluat
         <RichText html={result.content} fz="sm" style={{ minWidth: 0, flex: 1 }} />
         <Answer result={result} />
       </Group>
+      <Evidence result={result} />
       {FailedItemControl && result.type === 'pass_fail' && result.pass === false && !result.na && (
         <Group justify="flex-end" px="xs" mt={4}>
           <FailedItemControl

@@ -5,10 +5,15 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import type { CardItem } from '../../../common/api/index.ts';
+import { missingEvidence, takesEvidence } from '../../../common/evidence.ts';
 import { ErrorText } from '../../components/ErrorText.tsx';
 import { noAnswers, toResults, unanswered, passes, type Answers } from './answers.ts';
 import classes from './EvaluationForm.module.css';
 import { Instruction, NumericQuestion, PassFailQuestion, TextQuestion } from './Questions.tsx';
+import { ItemEvidence } from './evidence/ItemEvidence.tsx';
+import { usePhotoUploads, type EvidenceTarget } from './evidence/usePhotoUploads.ts';
+
+export const PHOTOS_PENDING_MESSAGE = 'Wait until every photo has uploaded, or remove the ones that failed.';
 import { useActionSlots } from '../../shared/actionSlots.tsx';
 
 export const missingMessage = (count: number) =>
@@ -25,6 +30,7 @@ export function EvaluationForm({
   submitting,
   failure,
   onSubmit,
+  evidence,
   source,
 }: {
   items: CardItem[];
@@ -33,9 +39,24 @@ export function EvaluationForm({
   submitting: boolean;
   failure: string | null;
   onSubmit: (results: ReturnType<typeof toResults>, pass: boolean) => void;
+  /** Where photos go (issue 12); without it, items take notes but no photos. */
+  evidence?: EvidenceTarget;
 }) {
   const [answers, setAnswers] = useState<Answers>(noAnswers);
   const [attempted, setAttempted] = useState(false);
+  const uploads = usePhotoUploads(evidence);
+  const photosOf = (itemID: number) => uploads.photos.filter((p) => p.itemID === itemID);
+  // What each failed item still needs (the server's rule and message, common/evidence.ts).
+  const lacking = new Map<number, string>();
+  for (const item of items) {
+    const message = missingEvidence(item, {
+      failed: answers.choices[item.id] === 'fail',
+      note: answers.notes[item.id],
+      photos: photosOf(item.id).filter((p) => p.status === 'done').length,
+    });
+    if (message) lacking.set(item.id, message);
+  }
+  const pendingPhotos = uploads.photos.some((p) => p.status !== 'done');
   const { FailedItemControl } = useActionSlots();
   const checks = items.filter((item) => item.type === 'pass_fail');
   const missing = unanswered(items, answers);
@@ -50,8 +71,33 @@ export function EvaluationForm({
       first?.querySelector<HTMLElement>('[role="radio"]')?.focus({ preventScroll: true });
       return;
     }
+    if (lacking.size || pendingPhotos) {
+      setAttempted(true);
+      const first = items.find((item) => lacking.has(item.id));
+      if (first)
+        document.getElementById(`item-${first.id}`)?.scrollIntoView({ behavior: 'smooth', block: 'center' });
+      return;
+    }
     onSubmit(toResults(items, answers), passes(items, answers));
   };
+
+  const evidenceOf = (item: CardItem) =>
+    takesEvidence(item.type) ? (
+      <ItemEvidence
+        item={item}
+        photos={photosOf(item.id)}
+        note={answers.notes[item.id] ?? ''}
+        missing={lacking.get(item.id) ?? null}
+        canAddPhotos={evidence !== undefined}
+        onNote={(note) => setAnswers((a) => ({ ...a, notes: { ...a.notes, [item.id]: note } }))}
+        onAdd={(file) => void uploads.add(item.id, file)}
+        onRetry={uploads.retry}
+        onRemove={(key) => void uploads.remove(key)}
+      />
+    ) : null;
+  const evidenceProblem = attempted
+    ? ([...lacking.values()][0] ?? (pendingPhotos ? PHOTOS_PENDING_MESSAGE : null))
+    : null;
 
   return (
     <form onSubmit={submit} noValidate aria-label="Evaluation">
@@ -74,7 +120,9 @@ export function EvaluationForm({
                   onChoose={(choice) =>
                     setAnswers((a) => ({ ...a, choices: { ...a.choices, [item.id]: choice } }))
                   }
-                />
+                >
+                  {evidenceOf(item)}
+                </PassFailQuestion>
               );
             }
             if (item.type === 'text') {
@@ -84,7 +132,9 @@ export function EvaluationForm({
                   item={item}
                   value={answers.texts[item.id] ?? ''}
                   onChange={(text) => setAnswers((a) => ({ ...a, texts: { ...a.texts, [item.id]: text } }))}
-                />
+                >
+                  {evidenceOf(item)}
+                </TextQuestion>
               );
             }
             if (item.type === 'numeric') {
@@ -96,7 +146,9 @@ export function EvaluationForm({
                   onChange={(value) =>
                     setAnswers((a) => ({ ...a, numbers: { ...a.numbers, [item.id]: value } }))
                   }
-                />
+                >
+                  {evidenceOf(item)}
+                </NumericQuestion>
               );
             }
             return <Instruction key={item.id} item={item} />;
@@ -108,6 +160,11 @@ export function EvaluationForm({
             {attempted && missing.length > 0 && (
               <Text size="sm" fw={600} c="var(--mantine-color-error)" role="alert">
                 {missingMessage(missing.length)}
+              </Text>
+            )}
+            {missing.length === 0 && evidenceProblem && (
+              <Text size="sm" fw={600} c="var(--mantine-color-error)" role="alert">
+                {evidenceProblem}
               </Text>
             )}
             <ErrorText message={failure} />

@@ -4,7 +4,7 @@
  * same-site `redirect`. An evaluation already complete opens read-only.
  */
 import { Anchor, Button, Group, Paper, Stack, Text } from '@mantine/core';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { api, type ResultInput } from '../../../common/api/index.ts';
 import { ErrorText } from '../../components/ErrorText.tsx';
@@ -22,6 +22,7 @@ import { liveItems } from './answers.ts';
 import { useCompleteEvaluation, useEvaluation, useStartEvaluation } from './api.ts';
 import { EvaluationDetails } from './EvaluationDetails.tsx';
 import { EvaluationForm } from './EvaluationForm.tsx';
+import { memberEvidence } from './evidence/targets.ts';
 import { useRights } from '../../shared/permissions.ts';
 import { readEvaluationPath } from '../../shared/readings.ts';
 import { ResultBadge } from './ResultBadge.tsx';
@@ -87,6 +88,25 @@ export function EvaluationPage() {
   const complete = useCompleteEvaluation();
   const [failure, setFailure] = useState<string | null>(null);
   const [done, setDone] = useState<{ evalID: number; pass: boolean } | null>(null);
+  // A path that names no evaluation starts one at the first photo (or at Submit), once.
+  const [starting] = useState<{ current: Promise<number> | null }>(() => ({ current: null }));
+  const boardID = member?.boardID ?? 0;
+  const cardID = member?.cardID ?? 0;
+  const startMutate = start.mutateAsync;
+  const evidence = useMemo(() => {
+    const evaluation = () => {
+      if (evalID !== null) return Promise.resolve(evalID);
+      starting.current ??= startMutate({ boardID, cardID }).then(
+        (answer) => answer.id,
+        (error: unknown) => {
+          starting.current = null;
+          throw error;
+        },
+      );
+      return starting.current;
+    };
+    return { evaluation, target: memberEvidence(evaluation) };
+  }, [evalID, boardID, cardID, startMutate, starting]);
 
   if (!member) return <NotFoundPage />;
   const boardName = member.board ?? boards.data?.boards.find((b) => b.id === member.boardID)?.name ?? null;
@@ -130,7 +150,7 @@ export function EvaluationPage() {
     let call: typeof api.addEvaluation | typeof api.addResults = api.addEvaluation;
     try {
       // The other reading may name no evaluation: it is started now, with its results.
-      const id = evalID ?? (await start.mutateAsync({ boardID: member.boardID, cardID: member.cardID })).id;
+      const id = await evidence.evaluation();
       call = api.addResults;
       await complete.mutateAsync({ evalID: id, results });
       setDone({ evalID: id, pass });
@@ -157,6 +177,7 @@ export function EvaluationPage() {
           submitting={start.isPending || complete.isPending}
           failure={failure}
           onSubmit={submit}
+          evidence={evidence.target}
           source={evalID === null ? null : { boardID: member.boardID, evalID }}
         />
       )}

@@ -32,6 +32,7 @@ export function PassFailQuestion({
   choice,
   missing,
   onChoose,
+  children,
   extra,
 }: {
   item: CardItem;
@@ -43,6 +44,8 @@ export function PassFailQuestion({
   /** Submit was pressed while it was unanswered. */
   missing: boolean;
   onChoose: (choice: Choice) => void;
+  /** The item's evidence (photos, note), under its answer. */
+  children?: ReactNode;
 }) {
   const id = useId();
   const choices = CHOICES.filter((c) => c.value !== 'na' || item.na);
@@ -100,6 +103,7 @@ export function PassFailQuestion({
             </Radio.Card>
           ))}
         </div>
+        {children}
         {extra}
       </Stack>
     </Paper>
@@ -110,10 +114,12 @@ export function TextQuestion({
   item,
   value,
   onChange,
+  children,
 }: {
   item: CardItem;
   value: string;
   onChange: (value: string) => void;
+  children?: ReactNode;
 }) {
   const id = useId();
   return (
@@ -129,6 +135,7 @@ export function TextQuestion({
           value={value}
           onChange={(event) => onChange(event.currentTarget.value)}
         />
+        {children}
       </Stack>
     </Paper>
   );
@@ -138,10 +145,12 @@ export function NumericQuestion({
   item,
   value,
   onChange,
+  children,
 }: {
   item: CardItem;
   value: number | string;
   onChange: (value: number | string) => void;
+  children?: ReactNode;
 }) {
   const id = useId();
   return (
@@ -156,6 +165,7 @@ export function NumericQuestion({
           onChange={onChange}
           maw={240}
         />
+        {children}
       </Stack>
     </Paper>
   );

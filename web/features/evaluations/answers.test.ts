@@ -15,6 +15,8 @@ const item = (
   na: false,
   order,
   isDeleted: false,
+  photoOnFail: false,
+  noteOnFail: false,
   ...extra,
 });
 
@@ -63,5 +65,18 @@ describe('answers', () => {
     answers.texts[4] = '   ';
     answers.numbers[5] = '';
     expect(toResults(items, answers).map((r) => r.item_id)).toEqual([2, 3]);
+  });
+
+  it('sends a note with its item’s answer, or alone; never on an instruction', () => {
+    const answers = noAnswers();
+    answers.choices[2] = 'fail';
+    answers.notes[2] = '  guard missing  ';
+    answers.notes[4] = 'seen at 10:00';
+    answers.notes[1] = 'not an answer';
+    answers.notes[5] = '   ';
+    expect(toResults(items, answers)).toEqual([
+      { item_id: 2, pass: false, na: false, note: 'guard missing' },
+      { item_id: 4, note: 'seen at 10:00' },
+    ]);
   });
 });

@@ -10,6 +10,15 @@ import { RichTextField } from '../../../components/RichTextField.tsx';
 
 const EMPTY_CONTENT = 'Write the item before saving it.';
 
+/** An item as the builder saves it; the evidence options (issue 12) only on Pass/Fail checks. */
+export interface ItemValue {
+  type: CardItemType;
+  content: string;
+  na: boolean;
+  photoOnFail?: boolean;
+  noteOnFail?: boolean;
+}
+
 /** One item's type, rich-text content and N/A switch, for a new item or an edit. */
 export function ItemEditor({
   initial,
@@ -19,16 +28,18 @@ export function ItemEditor({
   onCancel,
   failure,
 }: {
-  initial: { type: CardItemType; content: string; na: boolean };
+  initial: ItemValue;
   submitLabel: string;
   busy: boolean;
-  onSubmit: (value: { type: CardItemType; content: string; na: boolean }) => void;
+  onSubmit: (value: ItemValue) => void;
   onCancel?: () => void;
   failure: string | null;
 }) {
   const [type, setType] = useState<CardItemType>(initial.type);
   const [content, setContent] = useState(initial.content);
   const [na, setNa] = useState(initial.na);
+  const [photoOnFail, setPhotoOnFail] = useState(initial.photoOnFail ?? false);
+  const [noteOnFail, setNoteOnFail] = useState(initial.noteOnFail ?? false);
   const [empty, setEmpty] = useState(false);
   const offered = PICKER_CARD_ITEM_TYPES.includes(initial.type)
     ? PICKER_CARD_ITEM_TYPES
@@ -59,6 +70,20 @@ export function ItemEditor({
           onChange={(e) => setNa(e.currentTarget.checked)}
         />
       )}
+      {type === 'pass_fail' && (
+        <Group gap="lg">
+          <Switch
+            label="Photo required on Fail"
+            checked={photoOnFail}
+            onChange={(e) => setPhotoOnFail(e.currentTarget.checked)}
+          />
+          <Switch
+            label="Note required on Fail"
+            checked={noteOnFail}
+            onChange={(e) => setNoteOnFail(e.currentTarget.checked)}
+          />
+        </Group>
+      )}
       <ErrorText message={failure} />
       <Group justify="flex-end">
         {onCancel && (
@@ -73,7 +98,14 @@ export function ItemEditor({
               setEmpty(true);
               return;
             }
-            onSubmit({ type, content, na: type === 'pass_fail' ? na : false });
+            const check = type === 'pass_fail';
+            onSubmit({
+              type,
+              content,
+              na: check ? na : false,
+              photoOnFail: check && photoOnFail,
+              noteOnFail: check && noteOnFail,
+            });
           }}
         >
           {submitLabel}

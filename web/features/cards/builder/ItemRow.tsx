@@ -1,18 +1,13 @@
 import { ActionIcon, Badge, Group, Paper, Stack, Switch, Text, Tooltip, Typography } from '@mantine/core';
 import { useState } from 'react';
-import {
-  api,
-  CARD_ITEM_TYPE_LABELS,
-  type CardItem,
-  type CardItemType,
-} from '../../../../common/api/index.ts';
+import { api, CARD_ITEM_TYPE_LABELS, type CardItem } from '../../../../common/api/index.ts';
 import { ConfirmDeleteModal } from '../../../components/ConfirmDeleteModal.tsx';
 import { ErrorText } from '../../../components/ErrorText.tsx';
 import { ArrowDownIcon, ArrowUpIcon, EditIcon, GripIcon, TrashIcon } from '../../../components/icons.tsx';
 import { messageOf } from '../../../lib/api.ts';
 import { useDeleteCardItem, useEditCardItem } from '../../../shared/api/cards.ts';
 import classes from './CardBuilder.module.css';
-import { ItemEditor } from './ItemEditor.tsx';
+import { ItemEditor, type ItemValue } from './ItemEditor.tsx';
 
 /** One item of the card: shown, edited in place, moved, or deleted. */
 export function ItemRow({
@@ -39,7 +34,7 @@ export function ItemRow({
   const remove = useDeleteCardItem(item.cardID);
   const label = `item ${index + 1}`;
 
-  const save = async (value: { type: CardItemType; content: string; na: boolean }) => {
+  const save = async (value: ItemValue) => {
     setFailure(null);
     try {
       await edit.mutateAsync({ id: item.id, cardID: item.cardID, order: item.order, ...value });
@@ -99,15 +94,46 @@ export function ItemRow({
               <div dangerouslySetInnerHTML={{ __html: item.content }} />
             </Typography>
             {item.type === 'pass_fail' && (
-              <Switch
-                size="sm"
-                label="Allow N/A"
-                checked={item.na}
-                disabled={edit.isPending}
-                onChange={(event) =>
-                  void save({ type: item.type, content: item.content, na: event.currentTarget.checked })
-                }
-              />
+              <Group gap="md">
+                <Switch
+                  size="sm"
+                  label="Allow N/A"
+                  checked={item.na}
+                  disabled={edit.isPending}
+                  onChange={(event) =>
+                    void save({ type: item.type, content: item.content, na: event.currentTarget.checked })
+                  }
+                />
+                {/* Issue 12: what a failed answer must come with. */}
+                <Switch
+                  size="sm"
+                  label="Photo required on Fail"
+                  checked={item.photoOnFail}
+                  disabled={edit.isPending}
+                  onChange={(event) =>
+                    void save({
+                      type: item.type,
+                      content: item.content,
+                      na: item.na,
+                      photoOnFail: event.currentTarget.checked,
+                    })
+                  }
+                />
+                <Switch
+                  size="sm"
+                  label="Note required on Fail"
+                  checked={item.noteOnFail}
+                  disabled={edit.isPending}
+                  onChange={(event) =>
+                    void save({
+                      type: item.type,
+                      content: item.content,
+                      na: item.na,
+                      noteOnFail: event.currentTarget.checked,
+                    })
+                  }
+                />
+              </Group>
             )}
             <ErrorText message={failure} />
           </Stack>

@@ -1,14 +1,14 @@
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, type Card, type CardItemType } from '../../../../common/api/index.ts';
+import { api, type Card } from '../../../../common/api/index.ts';
 import { MAX_ITEMS_PER_CARD } from '../../../../common/constants.ts';
 import { ErrorText } from '../../../components/ErrorText.tsx';
 import { PlusIcon } from '../../../components/icons.tsx';
 import { messageOf } from '../../../lib/api.ts';
 import { keys } from '../../../lib/queryKeys.ts';
 import { useAddCardItem, useReplaceCard } from '../../../shared/api/cards.ts';
-import { ItemEditor } from './ItemEditor.tsx';
+import { ItemEditor, type ItemValue } from './ItemEditor.tsx';
 import { ItemRow } from './ItemRow.tsx';
 
 /** The card's live items in order: reorder (by drag or the arrows) saves the whole card; add one. */
@@ -34,6 +34,8 @@ export function Items({ card }: { card: Card }) {
       content: item.content,
       na: item.na,
       order,
+      photoOnFail: item.photoOnFail,
+      noteOnFail: item.noteOnFail,
     }));
     setFailure(null);
     // Show the new order at once; the whole card is saved in one transaction.
@@ -48,7 +50,7 @@ export function Items({ card }: { card: Card }) {
     }
   };
 
-  const addItem = async (value: { type: CardItemType; content: string; na: boolean }) => {
+  const addItem = async (value: ItemValue) => {
     setAddFailure(null);
     try {
       const order = items.length ? Math.max(...items.map((i) => i.order)) + 1 : 0;
