@@ -3,8 +3,11 @@
  * from it, assigned to another member; that member is mailed, signs in, finds it in the Actions tab and
  * closes it as Done with a note; the board's square and card show the open action, then no longer.
  */
+import { fileURLToPath } from 'node:url';
 import { signIn } from '../server/test/factories.ts';
 import { expect, expectAccessible, linkFromMail, mailTo, seed, signInAs, test } from './fixtures.ts';
+
+const PHOTO = fileURLToPath(new URL('../server/modules/evidence/fixtures/photo.jpg', import.meta.url));
 
 const suffix = () => Math.random().toString(36).slice(2, 7);
 
@@ -28,6 +31,9 @@ test('an evaluator raises an action from a failed item; the assignee is mailed a
   const guards = page.getByRole('radiogroup', { name: 'Guards in place' });
   await expect(page.getByRole('button', { name: /^Raise action/ })).toHaveCount(0);
   await guards.getByRole('radio', { name: 'Fail' }).click();
+  // A photo of what failed (the camera input of the first item that takes evidence: this check).
+  await page.getByTestId('photo-input').first().setInputFiles(PHOTO);
+  await expect(page.getByRole('button', { name: 'Remove photo 1' })).toBeVisible();
 
   // During the evaluation: "Raise action" beside the failed check, the title prefilled from it.
   await page.getByRole('button', { name: 'Raise action: Guards in place' }).click();
@@ -90,10 +96,16 @@ test('an evaluator raises an action from a failed item; the assignee is mailed a
   await expect(dialog.getByRole('button', { name: 'Edit' })).toHaveCount(0);
   await dialog.getByRole('button', { name: 'Mark as Done' }).click();
   await dialog.getByLabel('Close-out note').fill('Guard refitted and tested at start-up.');
+  // A photo of the fix, from the phone's camera input.
+  await dialog.getByLabel('Add a close-out photo').setInputFiles(PHOTO);
+  await expect(dialog.getByRole('img', { name: 'Close-out photo 1' })).toBeVisible();
   await expectAccessible(page, 'closing an action');
   await dialog.getByRole('button', { name: 'Close as Done' }).click();
   await expect(dialog.getByTestId('close-note')).toHaveText('Guard refitted and tested at start-up.');
   await expect(dialog.getByTestId('history-entry')).toHaveCount(2);
+  // The photo stays with the closed action; nothing more can be added.
+  await expect(dialog.getByRole('img', { name: 'Close-out photo 1' })).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Add photo' })).toHaveCount(0);
   await expect(dialog.getByTestId('history-entry').last()).toContainText(`Done by ${assignee.email}`);
   await page.keyboard.press('Escape');
   await expect(page).toHaveURL(/\/home\/actions$/);

@@ -15,7 +15,8 @@ import {
   timeZoneName as timeZone,
 } from './actionTypes.ts';
 import { defineCall } from './define.ts';
-import { id } from './entities.ts';
+import { actionPhoto, id } from './entities.ts';
+import { PHOTO_SIZES } from '../evidence.ts';
 
 const actionFields = {
   title,
@@ -88,7 +89,7 @@ export const getAction = defineCall({
   access: 'evaluator',
   mutates: false,
   request: z.strictObject({ actionID: id }),
-  response: z.object({ action, history: z.array(actionHistoryEntry) }),
+  response: z.object({ action, history: z.array(actionHistoryEntry), photos: z.array(actionPhoto) }),
   failMsg: 'Could not get the action. Please try again later.',
 });
 
@@ -137,4 +138,47 @@ export const getBoardActionCounts = defineCall({
     evaluations: z.array(z.object({ evalID: id, open: z.number().int() })),
   }),
   failMsg: 'Could not get actions. Please try again later.',
+});
+
+/** Query-string ids of the photo calls arrive as text: read as whole numbers, strictly. */
+const queryId = z.preprocess(
+  (value) => (typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value),
+  id,
+);
+
+/**
+ * A photo of how an action was put right (docs/decisions/0586): added while the action is open by whoever
+ * may close it, shown with the action.
+ */
+export const addActionPhoto = defineCall({
+  path: '/api/add-action-photo',
+  method: 'POST',
+  access: 'evaluator',
+  mutates: true,
+  upload: 'photo',
+  request: z.strictObject({ actionID: queryId }),
+  response: z.object({ photo: actionPhoto }),
+  failMsg: 'Unable to add the photo. Please try again.',
+});
+
+export const deleteActionPhoto = defineCall({
+  path: '/api/delete-action-photo',
+  method: 'POST',
+  access: 'evaluator',
+  mutates: true,
+  request: z.strictObject({ photoID: id }),
+  response: z.object({ id }),
+  failMsg: 'Unable to delete the photo. Please try again.',
+});
+
+export const getActionPhoto = defineCall({
+  path: '/api/get-action-photo',
+  method: 'GET',
+  access: 'evaluator',
+  mutates: false,
+  file: true,
+  image: true,
+  request: z.strictObject({ photoID: queryId, size: z.enum(PHOTO_SIZES).default('full') }),
+  response: z.unknown(),
+  failMsg: 'Unable to get the photo. Please try again later.',
 });

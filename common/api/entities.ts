@@ -51,6 +51,9 @@ export type Card = z.infer<typeof card>;
 /** A photo on an item's result (issue 12): its file is read through get-result-photo. */
 export const photo = z.object({ id, itemID: id, width: z.number().int(), height: z.number().int() });
 export type Photo = z.infer<typeof photo>;
+/** A photo of an action's close-out (docs/decisions/0586). */
+export const actionPhoto = z.object({ id, width: z.number().int(), height: z.number().int() });
+export type ActionPhoto = z.infer<typeof actionPhoto>;
 
 export const result = z.object({
   item_id: id,

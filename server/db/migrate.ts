@@ -11,6 +11,7 @@ import { evidence } from './migrations/0013_evidence.ts';
 import { actions } from './migrations/0015_actions.ts';
 import { apiTokens } from './migrations/0016_api_tokens.ts';
 import { webhooks } from './migrations/0017_webhooks.ts';
+import { actionPhotos } from './migrations/0018_action_photos.ts';
 
 /** Migrations are code, imported statically so they ship in the build; names sort in order. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -26,6 +27,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0015_actions': actions(dialect),
     '0016_api_tokens': apiTokens(dialect),
     '0017_webhooks': webhooks(dialect),
+    '0018_action_photos': actionPhotos(dialect),
   };
 }
 

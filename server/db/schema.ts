@@ -323,6 +323,21 @@ export interface WebhookDeliveriesTable {
   last_response: string | null;
 }
 
+export interface ActionPhotosTable {
+  id: Generated<number>;
+  org_id: number;
+  action_id: number;
+  user_id: number | null;
+  storage_key: string;
+  content_type: string;
+  thumb_key: string;
+  thumb_type: string;
+  width: number;
+  height: number;
+  bytes: number;
+  created_at: number;
+}
+
 export interface IdempotencyRecordsTable {
   id: Generated<number>;
   scope: string;
@@ -410,6 +425,7 @@ export interface DB {
   api_tokens: ApiTokensTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  action_photos: ActionPhotosTable;
   evaluation_counts: EvaluationCountsTable;
   evaluation_totals: EvaluationTotalsTable;
   idempotency_records: IdempotencyRecordsTable;

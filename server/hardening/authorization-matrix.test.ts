@@ -33,6 +33,7 @@ async function snapshot(env: TestEnv, orgId: number) {
     'evaluations',
     'results',
     'result_photos',
+    'action_photos',
     'feedback',
     'dashboards',
     'dashboard_settings',

@@ -65,6 +65,7 @@ export async function buildFixture(env: TestEnv, options: { marker?: string; pai
     anonOpenPhoto: 0,
     failedEval: 0,
     actionId: 0,
+    actionPhoto: 0,
     apiTokenId: 0,
     webhookId: 0,
     deliveryId: 0,
@@ -190,6 +191,7 @@ export async function buildFixture(env: TestEnv, options: { marker?: string; pai
   );
   expect(raised.status).toBe(200);
   fixture.actionId = raised.body.action.id;
+  fixture.actionPhoto = await photo(call(env, 'addActionPhoto', { actionID: fixture.actionId }, { cookie }));
   return fixture;
 }
 export type Fixture = Awaited<ReturnType<typeof buildFixture>>;
@@ -339,6 +341,9 @@ export const samples: { [N in CallName]: (t: Fixture) => RequestOf<Api[N]> } = {
   completeAction: (t) => ({ actionID: t.actionId, note: 'Matrix fixed' }),
   cancelAction: (t) => ({ actionID: t.actionId, note: 'Matrix cancelled' }),
   getAction: (t) => ({ actionID: t.actionId }),
+  addActionPhoto: (t) => ({ actionID: t.actionId }),
+  deleteActionPhoto: (t) => ({ photoID: t.actionPhoto }),
+  getActionPhoto: (t) => ({ photoID: t.actionPhoto, size: 'thumb' }),
   getActions: () => ({ scope: 'all' }),
   getActionsExcel: () => ({ scope: 'all' }),
   getActionAssignees: () => ({}),

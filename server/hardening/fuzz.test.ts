@@ -107,6 +107,7 @@ async function tenantRows(env: TestEnv, orgId: number) {
     'evaluations',
     'results',
     'result_photos',
+    'action_photos',
     'feedback',
     'dashboards',
     'checkouts',

@@ -29,6 +29,7 @@ export const TENANT_TABLES = [
   'evaluations',
   'results',
   'result_photos',
+  'action_photos',
   'feedback',
   'dashboards',
   'dashboard_settings',

@@ -1,7 +1,9 @@
 import type { UserActor, CallContext } from '../../context.ts';
 import { defineHandlers } from '../../http/handlers.ts';
 import { actionAssignedMail } from '../../mail/templates.ts';
+import { AppError } from '../../errors.ts';
 import { exportActions } from './excel.ts';
+import * as photos from './photos.ts';
 import { actionUrl } from './links.ts';
 import {
   actionWithHistory,
@@ -71,7 +73,20 @@ export const actionHandlers = defineHandlers({
       ctx.now,
     ),
   }),
-  getAction: (input, ctx) => actionWithHistory(ctx.db, viewerOf(ctx.actor), input.actionID, ctx.now),
+  getAction: async (input, ctx) => ({
+    ...(await actionWithHistory(ctx.db, viewerOf(ctx.actor), input.actionID, ctx.now)),
+    photos: await photos.photosOfAction(ctx.db, ctx.actor.orgId, input.actionID),
+  }),
+  addActionPhoto: async (input, ctx) => {
+    if (!ctx.upload) throw new AppError('INTERNAL', 'Unable to add the photo. Please try again.');
+    return {
+      photo: await photos.addActionPhoto(ctx, viewerOf(ctx.actor), input.actionID, ctx.upload, ctx.now),
+    };
+  },
+  deleteActionPhoto: (input, ctx) =>
+    photos.deleteActionPhoto(ctx, viewerOf(ctx.actor), input.photoID, (task) => ctx.afterCommit(task)),
+  getActionPhoto: (input, ctx) =>
+    photos.readActionPhoto(ctx, viewerOf(ctx.actor), { photoId: input.photoID, size: input.size }),
   getActions: async (input, ctx) => {
     const viewer = viewerOf(ctx.actor);
     const rows = await actionsPage(ctx.db, viewer.orgId, pageFilter(input, viewer), input.quantity);

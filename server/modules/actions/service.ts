@@ -98,7 +98,10 @@ export interface ActionRow {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-function relation(viewer: Viewer, row: Pick<ActionRow, 'assignee_id' | 'raised_by_id'>): ActionRelation {
+export function relation(
+  viewer: Viewer,
+  row: Pick<ActionRow, 'assignee_id' | 'raised_by_id'>,
+): ActionRelation {
   return { isAssignee: row.assignee_id === viewer.userId, isRaiser: row.raised_by_id === viewer.userId };
 }
 

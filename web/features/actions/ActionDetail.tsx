@@ -15,6 +15,7 @@ import { useUserData } from '../../lib/queries.ts';
 import { formatDateTime } from '../../shared/format.ts';
 import { ActionFormModal } from './ActionForm.tsx';
 import { StatusBadge, DueText } from './ActionBadges.tsx';
+import { ActionPhotos } from './ActionPhotos.tsx';
 import { useAction, useCancelAction, useCompleteAction } from './api.ts';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
@@ -119,7 +120,7 @@ function ActionBody({ actionID }: { actionID: number }) {
   const [editing, setEditing] = useState(false);
   if (answer.isPending) return <Loading label="Loading the action" />;
   if (answer.isError) return <ErrorText message={messageOf(answer.error, api.getAction)} />;
-  const { action, history } = answer.data;
+  const { action, history, photos } = answer.data;
   const role = user ? roleOf(user) : 'viewer';
   const relation = { isAssignee: action.isAssignee, isRaiser: action.isRaiser };
   const open = action.status === 'Open';
@@ -163,6 +164,11 @@ function ActionBody({ actionID }: { actionID: number }) {
           </Text>
         </Stack>
       )}
+      <ActionPhotos
+        actionID={action.id}
+        photos={photos}
+        canAdd={open && closing === 'Done' && mayCompleteAction(role, relation)}
+      />
       {open && closing && <CloseForm action={action} kind={closing} onDone={() => setClosing(null)} />}
       {open && !closing && (
         <Group gap="xs" justify="flex-end">

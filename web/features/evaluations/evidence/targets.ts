@@ -1,7 +1,7 @@
 /** Where an evaluation's photos go: the signed-in calls, or the anonymous ones within the key. */
-import { api } from '../../../../common/api/index.ts';
+import { api, type Photo } from '../../../../common/api/index.ts';
 import { callApi } from '../../../lib/api.ts';
-import { uploadPhoto } from './upload.ts';
+import { uploadPhoto } from '../../../shared/photos/upload.ts';
 import type { EvidenceTarget } from './usePhotoUploads.ts';
 
 const failMsg = { upload: api.addResultPhoto.failMsg, remove: api.deleteResultPhoto.failMsg };
@@ -13,7 +13,7 @@ export function memberEvidence(evaluation: () => Promise<number>): EvidenceTarge
     async upload(itemID, photo, options) {
       const evalID = await evaluation();
       const query = new URLSearchParams({ evalID: String(evalID), itemID: String(itemID) });
-      return uploadPhoto(`${api.addResultPhoto.path}?${query.toString()}`, photo, {
+      return uploadPhoto<Photo>(`${api.addResultPhoto.path}?${query.toString()}`, photo, {
         ...options,
         failMsg: failMsg.upload,
       });
@@ -36,7 +36,7 @@ export function anonymousEvidence(
         evalID: String(evalID),
         itemID: String(itemID),
       });
-      return uploadPhoto(`${api.addResultPhotoAnon.path}?${query.toString()}`, photo, {
+      return uploadPhoto<Photo>(`${api.addResultPhotoAnon.path}?${query.toString()}`, photo, {
         ...options,
         failMsg: failMsg.upload,
       });

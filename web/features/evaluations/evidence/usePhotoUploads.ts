@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Photo } from '../../../../common/api/index.ts';
 import { ApiError, newIdempotencyKey } from '../../../lib/api.ts';
-import { shrinkPhoto } from './shrink.ts';
+import { shrinkPhoto } from '../../../shared/photos/shrink.ts';
 
 /** Where an evaluation's photos go: the signed-in calls, or the anonymous ones with their key. */
 export interface EvidenceTarget {

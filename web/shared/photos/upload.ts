@@ -3,15 +3,15 @@
  * the raw body, the call's fields in the query string; the same Idempotency-Key on a retry, so a retry of
  * an upload that did arrive is not stored twice.
  */
-import type { Photo } from '../../../../common/api/index.ts';
-import { IDEMPOTENCY_KEY_HEADER } from '../../../../common/constants.ts';
-import { ApiError, NETWORK_FAILURE_MESSAGE } from '../../../lib/api.ts';
+import { IDEMPOTENCY_KEY_HEADER } from '../../../common/constants.ts';
+import { ApiError, NETWORK_FAILURE_MESSAGE } from '../../lib/api.ts';
 
-export function uploadPhoto(
+/** Answers the call's `photo` (a result's or an action's). */
+export function uploadPhoto<T = unknown>(
   url: string,
   photo: Blob,
   options: { idempotencyKey: string; failMsg: string; onProgress: (fraction: number) => void },
-): Promise<Photo> {
+): Promise<T> {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
     request.open('POST', url);
@@ -23,7 +23,7 @@ export function uploadPhoto(
     request.onerror = () => reject(new ApiError(0, NETWORK_FAILURE_MESSAGE));
     request.ontimeout = () => reject(new ApiError(0, NETWORK_FAILURE_MESSAGE));
     request.onload = () => {
-      let body: { photo?: Photo; errMsg?: string; errField?: string } = {};
+      let body: { photo?: T; errMsg?: string; errField?: string } = {};
       try {
         body = JSON.parse(request.responseText) as typeof body;
       } catch {

@@ -4,7 +4,7 @@
  * hundred KB. What the browser cannot decode (an HEIC on most browsers) goes up as it is, and the server
  * decides (docs/decisions/0643).
  */
-import { PHOTO_LONGEST_SIDE } from '../../../../common/evidence.ts';
+import { PHOTO_LONGEST_SIDE } from '../../../common/evidence.ts';
 
 const QUALITY = 0.85;
 
