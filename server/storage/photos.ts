@@ -12,6 +12,7 @@ import {
   type PhotoType,
 } from '../../common/evidence.ts';
 import { AppError, badRequest } from '../errors.ts';
+import { newKey, type Storage } from './storage.ts';
 
 /** Decompression bombs stop here: 50 megapixels is more than any phone camera's photo. */
 const MAX_INPUT_PIXELS = 50_000_000;
@@ -86,3 +87,44 @@ export async function processPhoto(body: Buffer): Promise<ProcessedPhoto> {
 }
 
 export const extensionOf = (type: string) => (type === 'image/jpeg' ? 'jpg' : type.replace('image/', ''));
+
+/** Where a stored photo and its thumbnail are, and what they are: the columns a photo row keeps. */
+export interface StoredPhoto {
+  storage_key: string;
+  content_type: string;
+  thumb_key: string;
+  thumb_type: string;
+  width: number;
+  height: number;
+  bytes: number;
+}
+
+/**
+ * Stores a processed photo and its thumbnail under `prefix`, then runs `record` (the row that points at
+ * them). If either put or the record fails, nothing is kept: the files are removed again.
+ */
+export async function storePhoto<T>(
+  storage: Storage,
+  prefix: string,
+  upload: ProcessedPhoto,
+  record: (stored: StoredPhoto) => Promise<T>,
+): Promise<T> {
+  const key = newKey(prefix, extensionOf(upload.fullType));
+  const thumbKey = newKey(`${prefix}/thumb`, 'webp');
+  await storage.put(key, upload.full, upload.fullType);
+  try {
+    await storage.put(thumbKey, upload.thumb, upload.thumbType);
+    return await record({
+      storage_key: key,
+      content_type: upload.fullType,
+      thumb_key: thumbKey,
+      thumb_type: upload.thumbType,
+      width: upload.width,
+      height: upload.height,
+      bytes: upload.full.length,
+    });
+  } catch (error) {
+    await Promise.allSettled([storage.delete(key), storage.delete(thumbKey)]);
+    throw error;
+  }
+}

@@ -10,8 +10,8 @@ import type { DialectName } from '../../db/dialect.ts';
 import type { Db } from '../../db/index.ts';
 import { conflict, forbidden, notFound } from '../../errors.ts';
 import type { InlineFileAnswer } from '../../http/handlers.ts';
-import { extensionOf, type ProcessedPhoto } from '../../storage/photos.ts';
-import { newKey, type Storage } from '../../storage/storage.ts';
+import { extensionOf, storePhoto, type ProcessedPhoto } from '../../storage/photos.ts';
+import type { Storage } from '../../storage/storage.ts';
 import { findVisibleAction, messages, relation, type Viewer } from './service.ts';
 
 interface Place {
@@ -65,34 +65,20 @@ export async function addActionPhoto(
     .executeTakeFirstOrThrow();
   if (Number(count.n) >= PHOTOS_PER_RESULT_MAX) throw conflict(evidenceMessages.tooMany);
 
-  const prefix = `org-${viewer.orgId}/action-${action.id}`;
-  const key = newKey(prefix, extensionOf(upload.fullType));
-  const thumbKey = newKey(`${prefix}/thumb`, 'webp');
-  await storage.put(key, upload.full, upload.fullType);
-  try {
-    await storage.put(thumbKey, upload.thumb, upload.thumbType);
-    const row = await db
+  const row = await storePhoto(storage, `org-${viewer.orgId}/action-${action.id}`, upload, (stored) =>
+    db
       .insertInto('action_photos')
       .values({
+        ...stored,
         org_id: viewer.orgId,
         action_id: action.id,
         user_id: viewer.userId,
-        storage_key: key,
-        content_type: upload.fullType,
-        thumb_key: thumbKey,
-        thumb_type: upload.thumbType,
-        width: upload.width,
-        height: upload.height,
-        bytes: upload.full.length,
         created_at: now,
       })
       .returning('id')
-      .executeTakeFirstOrThrow();
-    return present({ id: row.id, width: upload.width, height: upload.height });
-  } catch (error) {
-    await Promise.allSettled([storage.delete(key), storage.delete(thumbKey)]);
-    throw error;
-  }
+      .executeTakeFirstOrThrow(),
+  );
+  return present({ id: row.id, width: upload.width, height: upload.height });
 }
 
 async function visiblePhoto(db: Db, viewer: Viewer, photoId: number) {

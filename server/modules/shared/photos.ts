@@ -14,8 +14,8 @@ import type { DialectName } from '../../db/dialect.ts';
 import type { Db } from '../../db/index.ts';
 import { AppError, conflict, notFound } from '../../errors.ts';
 import type { InlineFileAnswer } from '../../http/handlers.ts';
-import { extensionOf, type ProcessedPhoto } from '../../storage/photos.ts';
-import { newKey, type Storage } from '../../storage/storage.ts';
+import { extensionOf, storePhoto, type ProcessedPhoto } from '../../storage/photos.ts';
+import type { Storage } from '../../storage/storage.ts';
 import { isOwn, type Caller } from './caller.ts';
 
 export const photoMessages = {
@@ -76,35 +76,20 @@ export async function attachPhoto(
     .executeTakeFirstOrThrow();
   if (Number(count.n) >= PHOTOS_PER_RESULT_MAX) throw conflict(evidenceMessages.tooMany);
 
-  const prefix = `org-${caller.orgId}/evaluation-${evaluation.id}`;
-  const key = newKey(prefix, extensionOf(upload.fullType));
-  const thumbKey = newKey(`${prefix}/thumb`, 'webp');
-  await storage.put(key, upload.full, upload.fullType);
-  try {
-    await storage.put(thumbKey, upload.thumb, upload.thumbType);
-    const row = await db
+  const row = await storePhoto(storage, `org-${caller.orgId}/evaluation-${evaluation.id}`, upload, (stored) =>
+    db
       .insertInto('result_photos')
       .values({
+        ...stored,
         org_id: caller.orgId,
         evaluation_id: evaluation.id,
         item_id: item.id,
-        storage_key: key,
-        content_type: upload.fullType,
-        thumb_key: thumbKey,
-        thumb_type: upload.thumbType,
-        width: upload.width,
-        height: upload.height,
-        bytes: upload.full.length,
         created_at: now,
       })
       .returning('id')
-      .executeTakeFirstOrThrow();
-    return { id: row.id, itemID: item.id, width: upload.width, height: upload.height };
-  } catch (error) {
-    // Nothing recorded: nothing kept.
-    await Promise.allSettled([storage.delete(key), storage.delete(thumbKey)]);
-    throw error;
-  }
+      .executeTakeFirstOrThrow(),
+  );
+  return { id: row.id, itemID: item.id, width: upload.width, height: upload.height };
 }
 
 /** delete-result-photo: the caller's own open evaluation's photo; its files go once the change commits. */
