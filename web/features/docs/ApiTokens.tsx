@@ -3,10 +3,8 @@
  * to copy), see who made each and when it was last used, revoke one.
  */
 import {
-  Alert,
   Button,
   Code,
-  CopyButton,
   Group,
   Modal,
   Radio,
@@ -26,6 +24,7 @@ import {
   type ApiTokenAccess,
 } from '../../../common/api/index.ts';
 import { checkShortName, formRule } from '../../../common/validation.ts';
+import { SecretShownOnce } from './SecretShownOnce.tsx';
 import { ErrorText } from '../../components/ErrorText.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { messageOf } from '../../lib/api.ts';
@@ -79,24 +78,9 @@ function NewTokenModal({ opened, onClose }: { opened: boolean; onClose: () => vo
   return (
     <Modal opened={opened} onClose={close} title={secret ? 'Your new API token' : 'New API token'}>
       {secret ? (
-        <Stack gap="md">
-          <Alert color="blue" variant="light" title="Copy it now">
-            This is the only time the token is shown. Keep it somewhere safe, like a password.
-          </Alert>
-          <Code block aria-label="API token" style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}>
-            {secret}
-          </Code>
-          <Group justify="flex-end">
-            <CopyButton value={secret}>
-              {({ copied, copy }) => (
-                <Button variant="default" onClick={copy}>
-                  {copied ? 'Copied' : 'Copy'}
-                </Button>
-              )}
-            </CopyButton>
-            <Button onClick={close}>Done</Button>
-          </Group>
-        </Stack>
+        <SecretShownOnce secret={secret} label="API token" onDone={close}>
+          This is the only time the token is shown. Keep it somewhere safe, like a password.
+        </SecretShownOnce>
       ) : (
         <form onSubmit={submit} noValidate>
           <Stack gap="md">

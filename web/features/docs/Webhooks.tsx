@@ -3,12 +3,10 @@
  * shown once), pause or delete it, read its delivery log and send a delivery again.
  */
 import {
-  Alert,
   Badge,
   Button,
   Checkbox,
   Code,
-  CopyButton,
   Group,
   Modal,
   Stack,
@@ -29,6 +27,7 @@ import {
   type WebhookEvent,
 } from '../../../common/api/index.ts';
 import { ConfirmDeleteModal } from '../../components/ConfirmDeleteModal.tsx';
+import { SecretShownOnce } from './SecretShownOnce.tsx';
 import { ErrorText } from '../../components/ErrorText.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { messageOf } from '../../lib/api.ts';
@@ -75,28 +74,9 @@ function AddWebhookModal({ opened, onClose }: { opened: boolean; onClose: () => 
   return (
     <Modal opened={opened} onClose={close} title={secret ? 'Your webhook signing secret' : 'New webhook'}>
       {secret ? (
-        <Stack gap="md">
-          <Alert color="blue" variant="light" title="Copy it now">
-            Check each delivery's Checkboard-Signature with this secret. It is shown only this once.
-          </Alert>
-          <Code
-            block
-            aria-label="Signing secret"
-            style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}
-          >
-            {secret}
-          </Code>
-          <Group justify="flex-end">
-            <CopyButton value={secret}>
-              {({ copied, copy }) => (
-                <Button variant="default" onClick={copy}>
-                  {copied ? 'Copied' : 'Copy'}
-                </Button>
-              )}
-            </CopyButton>
-            <Button onClick={close}>Done</Button>
-          </Group>
-        </Stack>
+        <SecretShownOnce secret={secret} label="Signing secret" onDone={close}>
+          Check each delivery's Checkboard-Signature with this secret. It is shown only this once.
+        </SecretShownOnce>
       ) : (
         <form onSubmit={submit} noValidate>
           <Stack gap="md">
