@@ -15,23 +15,19 @@
  * - the page's JS heap when all are drawn, and after a forced garbage collection (CDP).
  * The same on the wall screen (?wall=1, 1920x1080). Prints a table; JSON goes to bench/results/.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { chromium, type Browser } from '@playwright/test';
 import { api, type DashboardSettingInput } from '../common/api/index.ts';
 import { insertSession, SESSION_COOKIE } from '../server/auth/sessions.ts';
 import { openDatabase } from '../server/db/index.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
+import { startDistServer } from './distServer.ts';
 import { postgresBulk, seed, sqliteBulk, type Bulk, type SeedPlan } from './seed.ts';
 import { EVALUATIONS, numberSetting, OTHER_EVALUATIONS, resultsDir } from './settings.ts';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.dirname(here);
 
 const RUNS = Math.max(1, numberSetting('BENCH_PAGE_RUNS', 7));
 const DATABASES = (process.env.BENCH_DATABASES ?? 'sqlite,postgres').split(',').map((d) => d.trim()) as (
@@ -251,39 +247,7 @@ async function fixture(config: Config) {
   }
 }
 
-async function startServer(config: Config): Promise<{ port: number; child: ChildProcess }> {
-  if (
-    !existsSync(path.join(root, 'dist/server/main.js')) ||
-    !existsSync(path.join(root, 'dist/web/index.html'))
-  )
-    throw new Error('run `npm run build` first: the benchmark serves dist/');
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const child = spawn(process.execPath, ['dist/server/main.js'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: urlOf(config),
-      APP_URL: `http://localhost:${port}`,
-      LOG_LEVEL: 'warn',
-      SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-bench',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      if ((await fetch(`http://localhost:${port}/version.txt`)).ok) return { port, child };
-    } catch {
-      // not listening yet
-    }
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    if (Date.now() > deadline) throw new Error('the server did not start within 60 s');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+const startServer = (config: Config) => startDistServer(urlOf(config));
 
 interface PageRun {
   /** The app's HTML and main script run (DOMContentLoaded). */

@@ -5,51 +5,19 @@
  * fetched again as gzip and as brotli to sum what travels. Target: <= 200 KB gzip for the board view and
  * the evaluation page.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { openDatabase } from '../server/db/index.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import { buildBoard, buildCard, buildTeam } from '../server/test/factories.ts';
 import { FakeClock } from '../server/clock.ts';
 import { paths } from '../web/lib/paths.ts';
+import { startDistServer } from './distServer.ts';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.dirname(here);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const TARGET_KB = 200;
-
-async function startServer(databaseUrl: string) {
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const child = spawn(process.execPath, ['dist/server/main.js'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: databaseUrl,
-      APP_URL: `http://localhost:${port}`,
-      LOG_LEVEL: 'warn',
-      SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-bench',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      if ((await fetch(`http://localhost:${port}/version.txt`)).ok) return { port, child };
-    } catch {
-      // not listening yet
-    }
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    if (Date.now() > deadline) throw new Error('the server did not start within 60 s');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 async function encodedSize(url: string, encoding: 'gzip' | 'br'): Promise<number> {
   const answer = await fetch(url, { headers: { 'Accept-Encoding': encoding } });
@@ -82,7 +50,7 @@ async function main() {
   const board = await buildBoard(env, team.org, { cardIds: [card.id], hasAnonymous: true });
   await database.close();
 
-  const { port, child } = await startServer(`sqlite:${file}`);
+  const { port, child } = await startDistServer(`sqlite:${file}`);
   const base = `http://localhost:${port}`;
   const browser = await chromium.launch({ executablePath: CHROMIUM });
   const rows: { route: string; scripts: number; raw: number; gzip: number; br: number }[] = [];
