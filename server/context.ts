@@ -6,6 +6,7 @@ import type { Db } from './db/index.ts';
 import type { DialectName } from './db/dialect.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { ProcessedPhoto } from './storage/photos.ts';
+import type { ProcessedSignature } from './storage/signatures.ts';
 import type { Storage } from './storage/storage.ts';
 
 /** What the whole server shares: built once by buildApp, handed to every handler. */
@@ -60,4 +61,6 @@ export interface CallContext<A extends Actor | null = Actor | null> extends Serv
   afterCommit(task: () => Promise<void> | void): void;
   /** An upload call's photo, already checked and re-encoded (issue 12); absent for every other call. */
   upload?: ProcessedPhoto | undefined;
+  /** A signature upload's PNG, already checked and re-encoded (issue 13); absent for every other call. */
+  signature?: ProcessedSignature | undefined;
 }

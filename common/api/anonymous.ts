@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { defineCall } from './define.ts';
 import { card, dateTime, evaluation, feedback, id } from './entities.ts';
-import { feedbackContent, resultInput } from './inputs.ts';
+import { feedbackContent, resultInput, signedName } from './inputs.ts';
 
 const anon = { orgName: z.string().min(1).max(200), boardID: id, anonKey: z.string().min(1).max(200) };
 
@@ -71,6 +71,8 @@ export const addResultsAnon = defineCall({
     evalID: id,
     completedTime: dateTime.nullable().optional(),
     results: z.array(resultInput).max(1000),
+    /** Our addition (issue 13): the name typed under the signature; a card requiring sign-off needs it. */
+    signedName: signedName.nullable().optional(),
   }),
   response: z.object({ complete: z.boolean() }),
   failMsg: 'Unable to add the results. Please try again.',

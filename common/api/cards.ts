@@ -94,6 +94,8 @@ export const replaceCard = defineCall({
     card: z.strictObject({
       id,
       name: itemNameSchema,
+      /** Our addition (issue 13); absent keeps the card's setting. */
+      signOffRequired: z.boolean().optional(),
       cardItems: z
         .array(z.strictObject({ id: id.optional(), ...itemFields, isDeleted: z.boolean().optional() }))
         .max(1000),

@@ -43,9 +43,16 @@ export interface CallDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodTyp
    * The request carries a photo as its raw body (issue 12): the call's fields come from the query string,
    * the body is image data of at most PHOTO_BYTES_MAX bytes, checked and processed before the handler runs.
    */
-  upload?: 'photo';
+  upload?: 'photo' | 'signature';
   /** The file answered is an image shown in the page (a photo), not a download. */
   image?: boolean;
+  /**
+   * The file answered is one evaluation's PDF report (issue 13): streamed as it is made, bounded by one
+   * evaluation, so it takes no export slot.
+   */
+  document?: boolean;
+  /** A public call counted per client address, like the -anon calls (issue 13's share links). */
+  perAddressLimit?: boolean;
 }
 
 /** Keeps the literal types of a definition (its access level, whether it answers a file). */

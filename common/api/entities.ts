@@ -45,6 +45,8 @@ export const card = z.object({
   name: z.string(),
   hasBoard: z.boolean(),
   cardItems: z.array(cardItem),
+  /** Our addition (issue 13): completing an evaluation of the card needs a signature and a typed name. */
+  signOffRequired: z.boolean(),
 });
 export type Card = z.infer<typeof card>;
 
@@ -260,3 +262,20 @@ export const webhookDelivery = z.object({
   lastResponse: z.string().nullable(),
 });
 export type WebhookDelivery = z.infer<typeof webhookDelivery>;
+
+/** Issue 13 (docs/decisions/0711-0713): an evaluation's signature, and a share link to its report. */
+export const signature = z.object({ width: z.number().int(), height: z.number().int() });
+
+export const reportLink = z.object({
+  id,
+  evalID: id,
+  /** The token's first characters, to recognise a link; the token itself is shown once. */
+  prefix: z.string(),
+  createdBy: z.string(),
+  createdTime: dateTime,
+  expiresTime: dateTime.nullable(),
+  revokedTime: dateTime.nullable(),
+  lastUsedTime: dateTime.nullable(),
+  status: z.enum(['Active', 'Expired', 'Revoked']),
+});
+export type ReportLink = z.infer<typeof reportLink>;

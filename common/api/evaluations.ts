@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { defineCall } from './define.ts';
 import { boardDayTotals, dateTime, evaluation, feedback, id } from './entities.ts';
-import { exportRequest, feedbackContent, resultInput, searchRequest, timeZone } from './inputs.ts';
+import {
+  exportRequest,
+  feedbackContent,
+  resultInput,
+  searchRequest,
+  signedName,
+  timeZone,
+} from './inputs.ts';
 
 export const addEvaluation = defineCall({
   path: '/api/add-evaluation',
@@ -23,6 +30,8 @@ export const addResults = defineCall({
     /** Accepted for compatibility; the server's clock sets the completed time (docs/product-decisions.md). */
     completedTime: dateTime.nullable().optional(),
     results: z.array(resultInput).max(1000),
+    /** Our addition (issue 13): the name typed under the signature; a card requiring sign-off needs it. */
+    signedName: signedName.nullable().optional(),
   }),
   response: z.object({ complete: z.boolean() }),
   failMsg: 'Unable to add the results. Please try again.',

@@ -10,6 +10,7 @@ import * as cards from './cards.ts';
 import * as dashboards from './dashboards.ts';
 import * as evaluations from './evaluations.ts';
 import * as evidence from './evidence.ts';
+import * as reports from './reports.ts';
 import * as users from './users.ts';
 import * as webhooks from './webhooks.ts';
 
@@ -21,6 +22,7 @@ export const api = {
   ...cards,
   ...evaluations,
   ...evidence,
+  ...reports,
   ...anonymous,
   ...dashboards,
   ...actions,
@@ -37,6 +39,7 @@ export const apiAreas = {
   Cards: cards,
   Evaluations: evaluations,
   Evidence: evidence,
+  'Reports and sign-off': reports,
   Anonymous: anonymous,
   Analytics: dashboards,
   Actions: actions,

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { FEEDBACK_MAX, SEARCH_PAGE_DEFAULT, SEARCH_PAGE_MAX } from '../constants.ts';
 import { evidenceMessages, NOTE_MAX } from '../evidence.ts';
+import { SIGNED_NAME_MAX, signOffMessages } from '../signOff.ts';
 import { dateTime, id } from './entities.ts';
 
 export const resultInput = z.strictObject({
@@ -14,6 +15,9 @@ export const resultInput = z.strictObject({
   note: z.string().max(NOTE_MAX, evidenceMessages.noteTooLong).nullable().optional(),
 });
 export type ResultInput = z.infer<typeof resultInput>;
+
+/** The name typed under a signature (issue 13): trimmed by the server, blank is no name. */
+export const signedName = z.string().max(SIGNED_NAME_MAX, signOffMessages.nameTooLong);
 
 export const feedbackContent = z
   .string()

@@ -120,6 +120,8 @@ export interface CardsTable {
   created_at: number;
   updated_at: number;
   deleted_at: number | null;
+  /** Issue 13 (migration 0021): completing an evaluation needs a signature and a typed name. */
+  sign_off_required: Generated<Bool>;
 }
 
 export interface CardItemsTable {
@@ -156,6 +158,8 @@ export interface EvaluationsTable {
   has_feedback: Bool;
   started_at: number;
   completed_at: number | null;
+  /** Issue 13 (migration 0021): the name typed under the signature. */
+  signed_name: Generated<string | null>;
 }
 
 export interface ResultsTable {
@@ -390,6 +394,33 @@ export interface ActionHistoryTable {
   created_at: number;
 }
 
+/** An evaluation's signature (issue 13, migration 0021): a PNG in the storage. */
+export interface EvaluationSignaturesTable {
+  id: Generated<number>;
+  org_id: number;
+  evaluation_id: number;
+  storage_key: string;
+  width: number;
+  height: number;
+  bytes: number;
+  created_at: number;
+}
+
+/** A share link to one evaluation's report (issue 13, migration 0021): the token's SHA-256 only. */
+export interface ReportLinksTable {
+  id: Generated<number>;
+  org_id: number;
+  evaluation_id: number;
+  token_hash: string;
+  token_prefix: string;
+  created_by_id: number | null;
+  created_by_name: string;
+  expires_at: number | null;
+  revoked_at: number | null;
+  last_used_at: number | null;
+  created_at: number;
+}
+
 export interface AppSettingsTable {
   name: string;
   value: string;
@@ -433,4 +464,6 @@ export interface DB {
   export_leases: ExportLeasesTable;
   actions: ActionsTable;
   action_history: ActionHistoryTable;
+  evaluation_signatures: EvaluationSignaturesTable;
+  report_links: ReportLinksTable;
 }

@@ -69,6 +69,8 @@ export async function buildFixture(env: TestEnv, options: { marker?: string; pai
     apiTokenId: 0,
     webhookId: 0,
     deliveryId: 0,
+    reportLinkId: 0,
+    reportLinkToken: '',
   };
   if (options.paid === false) return fixture;
 
@@ -134,6 +136,15 @@ export async function buildFixture(env: TestEnv, options: { marker?: string; pai
     { cookie },
   );
   fixture.feedbackId = feedback.body.id;
+  const link = await call(
+    env,
+    'addReportLink',
+    { evalID: fixture.completedEval, expiresAt: null },
+    { cookie: team.admin.cookie },
+  );
+  expect(link.status).toBe(200);
+  fixture.reportLinkId = link.body.link.id;
+  fixture.reportLinkToken = link.body.token;
   const delivery = await env.db
     .selectFrom('webhook_deliveries')
     .select('id')
@@ -367,4 +378,11 @@ export const samples: { [N in CallName]: (t: Fixture) => RequestOf<Api[N]> } = {
   deleteWebhook: (t) => ({ id: t.webhookId }),
   getWebhookDeliveries: (t) => ({ webhookID: t.webhookId }),
   resendWebhookDelivery: (t) => ({ id: t.deliveryId }),
+  addEvaluationSignature: (t) => ({ evalID: t.openEval }),
+  addEvaluationSignatureAnon: (t) => ({ ...anonFields(t), evalID: t.anonOpenEval }),
+  getEvaluationReport: (t) => ({ evalID: t.completedEval, paper: 'a4' }),
+  getReportLinks: (t) => ({ evalID: t.completedEval }),
+  addReportLink: (t) => ({ evalID: t.completedEval, expiresAt: null }),
+  revokeReportLink: (t) => ({ id: t.reportLinkId }),
+  getSharedReport: (t) => ({ token: t.reportLinkToken, paper: 'letter' }),
 };

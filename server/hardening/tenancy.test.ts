@@ -41,6 +41,8 @@ export const TENANT_TABLES = [
   'api_tokens',
   'webhook_endpoints',
   'webhook_deliveries',
+  'evaluation_signatures',
+  'report_links',
 ] as const;
 
 /**
@@ -81,6 +83,15 @@ export const UNSCOPED: { pattern: RegExp; why: string }[] = [
     pattern:
       /^select .* from "result_photos" inner join "evaluations" .*where "evaluations"\."completed_at" is null/,
     why: "maintenance finds the photos of every organisation's unfinished evaluations it is about to purge",
+  },
+  {
+    pattern: /^select .* from "report_links" where "token_hash" = \?/,
+    why: 'a report share link is found by the hash of its token; the organisation comes from the row (decision 0713)',
+  },
+  {
+    pattern:
+      /^select .* from "evaluation_signatures" inner join "evaluations" .*where "evaluations"\."completed_at" is null/,
+    why: "maintenance finds the signatures of every organisation's unfinished evaluations it is about to purge",
   },
   {
     pattern:

@@ -111,7 +111,14 @@ function operation(name: string, area: string, call: CallDef): Json {
               ]),
             ),
           }
-        : call.file
+        : call.document
+          ? {
+              description: "The evaluation's PDF report, as a download (Content-Disposition names it).",
+              content: {
+                'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } },
+              },
+            }
+          : call.file
           ? {
               description: 'A file download (Content-Disposition names it).',
               content: {
@@ -134,7 +141,13 @@ function operation(name: string, area: string, call: CallDef): Json {
     for (const [field, schema] of Object.entries(properties))
       parameters.push({ name: field, in: 'query', required: required.has(field), schema });
     // A photo upload's body is the image itself (docs/decisions/0643), at most 10 MB.
-    if (call.upload)
+    if (call.upload === 'signature')
+      op.requestBody = {
+        required: true,
+        description: 'The signature: a PNG image, checked by its content, at most 512 KB.',
+        content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } },
+      };
+    else if (call.upload)
       op.requestBody = {
         required: true,
         description: 'The photo: JPEG, PNG, WebP or HEIC, checked by its content, at most 10 MB.',

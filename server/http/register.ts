@@ -15,7 +15,9 @@ import type { Db } from '../db/index.ts';
 import { AppError, badRequest, forbidden, tooManyRequests, unauthenticated } from '../errors.ts';
 import { createHash } from 'node:crypto';
 import { PHOTO_BYTES_MAX, evidenceMessages } from '../../common/evidence.ts';
+import { SIGNATURE_BYTES_MAX, signOffMessages } from '../../common/signOff.ts';
 import { processPhoto, type ProcessedPhoto } from '../storage/photos.ts';
+import { processSignature, type ProcessedSignature } from '../storage/signatures.ts';
 import { ExportSlots, releasingStream } from './exportSlots.ts';
 import type { FileAnswer, InlineFileAnswer } from './handlers.ts';
 import { runOnce } from './idempotency.ts';
@@ -101,9 +103,11 @@ export function registerCalls(
       config: {
         failMsg: call.failMsg,
         call: name,
-        ...(call.upload ? { tooLargeMsg: evidenceMessages.tooLarge } : {}),
+        ...(call.upload === 'photo' ? { tooLargeMsg: evidenceMessages.tooLarge } : {}),
+        ...(call.upload === 'signature' ? { tooLargeMsg: signOffMessages.tooLarge } : {}),
       },
-      ...(call.upload ? { bodyLimit: PHOTO_BYTES_MAX } : {}),
+      ...(call.upload === 'photo' ? { bodyLimit: PHOTO_BYTES_MAX } : {}),
+      ...(call.upload === 'signature' ? { bodyLimit: SIGNATURE_BYTES_MAX } : {}),
       handler: async (request, reply) => {
         const now = services.clock.now();
         // An upload's fields are in its query string, its body is the photo.
@@ -111,7 +115,7 @@ export function registerCalls(
 
         // Anonymous calls need their key fields to authenticate: check their shape first.
         let input: unknown;
-        if (call.access === 'anonymous') {
+        if (call.access === 'anonymous' || call.perAddressLimit) {
           const limit = services.config.anonymousCallsPerMinute;
           const bucket = anonymousBucket(request.ip);
           if (!(await takeWindowSlot(services.db, bucket, ANONYMOUS_WINDOW_MS, now, limit)))
@@ -133,10 +137,12 @@ export function registerCalls(
 
         // Decoded and re-encoded before any transaction opens: the image work holds no database lock.
         let upload: ProcessedPhoto | undefined;
+        let signature: ProcessedSignature | undefined;
         let idempotencyRaw = raw;
         if (call.upload) {
           const body = uploadBody(request);
-          upload = await processPhoto(body);
+          if (call.upload === 'signature') signature = await processSignature(body);
+          else upload = await processPhoto(body);
           const digest = createHash('sha256').update(body).digest('base64url');
           idempotencyRaw = { fields: raw, body: digest };
         }
@@ -152,6 +158,7 @@ export function registerCalls(
           log: request.log,
           afterCommit: (task) => afterCommit.push(task),
           upload,
+          signature,
         });
         const present = (answer: unknown) => {
           const checked = call.response.safeParse(answer);
@@ -173,6 +180,12 @@ export function registerCalls(
             }
           }
         };
+
+        if (call.document) {
+          // One evaluation's report (issue 13): bounded by the evaluation, streamed as it is made.
+          const answer = (await handler(input as never, context(services.db) as never)) as FileAnswer;
+          return sendFile(reply, answer);
+        }
 
         if (call.file && !call.image) {
           // Exports are heavy: one per organisation and a few per process at a time (decision 0621).

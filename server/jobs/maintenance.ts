@@ -36,6 +36,7 @@ export async function runMaintenance(
   // An evaluation never completed is hidden everywhere and purged after 24 hours (docs/product-decisions.md),
   // its photos' files with it (issue 12).
   await purgeUnfinishedPhotos(services, now - UNFINISHED_EVALUATION_PURGE_MS);
+  await purgeUnfinishedSignatures(services, now - UNFINISHED_EVALUATION_PURGE_MS);
   await db
     .deleteFrom('evaluations')
     .where('completed_at', 'is', null)
@@ -75,6 +76,42 @@ async function purgeUnfinishedPhotos(
     await removeObjects(
       storage,
       photos.flatMap((photo) => [photo.storage_key, photo.thumb_key]),
+    );
+  }
+}
+
+/** An unfinished evaluation's signature (issue 13) goes with it, its file too. */
+async function purgeUnfinishedSignatures(
+  services: Pick<Services, 'db' | 'storage'>,
+  startedBefore: number,
+): Promise<void> {
+  const { db, storage } = services;
+  for (;;) {
+    const rows = await db
+      .selectFrom('evaluation_signatures')
+      .innerJoin('evaluations', 'evaluations.id', 'evaluation_signatures.evaluation_id')
+      .select([
+        'evaluation_signatures.id',
+        'evaluation_signatures.org_id',
+        'evaluation_signatures.storage_key',
+      ])
+      .where('evaluations.completed_at', 'is', null)
+      .where('evaluations.started_at', '<=', startedBefore)
+      .limit(200)
+      .execute();
+    if (!rows.length) return;
+    await db
+      .deleteFrom('evaluation_signatures')
+      .where('org_id', 'in', [...new Set(rows.map((row) => row.org_id))])
+      .where(
+        'id',
+        'in',
+        rows.map((row) => row.id),
+      )
+      .execute();
+    await removeObjects(
+      storage,
+      rows.map((row) => row.storage_key),
     );
   }
 }

@@ -135,6 +135,8 @@ export async function buildCard(
   org: TestOrg,
   overrides: {
     name?: string;
+    /** Issue 13: completing an evaluation needs a signature and a typed name. */
+    signOffRequired?: boolean;
     items?: {
       type: CardItemType;
       content?: string;
@@ -155,6 +157,7 @@ export async function buildCard(
       created_at: now,
       updated_at: now,
       deleted_at: null,
+      ...(overrides.signOffRequired ? { sign_off_required: 1 as const } : {}),
     })
     .returning('id')
     .executeTakeFirstOrThrow();

@@ -44,6 +44,11 @@ export const SAMPLE_PHOTO = readFileSync(
   fileURLToPath(new URL('../modules/evidence/fixtures/photo.jpg', import.meta.url)),
 );
 
+/** A real PNG signature (600×200, a drawn line on a transparent background): a signature upload's default. */
+export const SAMPLE_SIGNATURE = readFileSync(
+  fileURLToPath(new URL('../modules/reports/fixtures/signature.png', import.meta.url)),
+);
+
 /**
  * An answer as the test reads it. Its body is untyped on purpose: tests send refused and malformed
  * requests too, and assert the shape of what comes back rather than trust a type.
@@ -70,8 +75,10 @@ export async function call<N extends CallName>(
   let request: { query?: Record<string, string>; payload?: object | Buffer };
   if ('upload' in def && def.upload) {
     // The fields in the query string, the photo as the body (issue 12).
-    headers['content-type'] = options.upload?.contentType ?? 'image/jpeg';
-    request = { query: asQuery(body), payload: options.upload?.body ?? SAMPLE_PHOTO };
+    const signature = def.upload === 'signature';
+    headers['content-type'] = options.upload?.contentType ?? (signature ? 'image/png' : 'image/jpeg');
+    const sample = signature ? SAMPLE_SIGNATURE : SAMPLE_PHOTO;
+    request = { query: asQuery(body), payload: options.upload?.body ?? sample };
   } else if (def.method === 'GET') request = { query: asQuery(body) };
   else request = { payload: body as object };
   const response = await env.app.inject({ method: def.method, url: def.path, headers, ...request });

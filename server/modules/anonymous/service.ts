@@ -14,6 +14,7 @@ import { isOwn, type Caller } from '../shared/caller.ts';
 import * as evaluations from '../shared/evaluations.ts';
 import * as feedback from '../shared/feedback.ts';
 import * as photos from '../shared/photos.ts';
+import * as signatures from '../shared/signatures.ts';
 import { removeObjects } from '../shared/photos.ts';
 import { requireUsableKey } from './keys.ts';
 
@@ -96,9 +97,14 @@ export async function startEvaluation(ctx: Ctx, cardId: number) {
   );
 }
 
-export async function completeEvaluation(ctx: Ctx, evalId: number, results: ResultInput[]) {
+export async function completeEvaluation(
+  ctx: Ctx,
+  evalId: number,
+  results: ResultInput[],
+  signedName?: string | null,
+) {
   const { caller } = await ownEvaluation(ctx, evalId);
-  return evaluations.completeEvaluation(ctx.db, caller, { evalId, results }, ctx.now);
+  return evaluations.completeEvaluation(ctx.db, caller, { evalId, results, signedName }, ctx.now);
 }
 
 export async function deleteEvaluation(ctx: Ctx, evalId: number, cardId: number) {
@@ -152,6 +158,13 @@ export async function attachPhoto(ctx: Ctx, evalId: number, itemId: number) {
   const { caller } = await ownEvaluation(ctx, evalId);
   if (!ctx.upload) throw new AppError('INTERNAL', 'Unable to add the photo. Please try again.');
   return photos.attachPhoto(ctx, caller, { evalId, itemId }, ctx.upload, ctx.now);
+}
+
+/** A signature on an evaluation this key started (issue 13), while the key serves it. */
+export async function attachSignature(ctx: Ctx, evalId: number) {
+  const { caller } = await ownEvaluation(ctx, evalId);
+  if (!ctx.signature) throw new AppError('INTERNAL', 'Unable to add the signature. Please try again.');
+  return signatures.attachSignature(ctx, caller, evalId, ctx.signature, ctx.now, (task) => ctx.afterCommit(task));
 }
 
 export async function removePhoto(ctx: Ctx, photoId: number) {

@@ -151,7 +151,7 @@ export async function addCard(ctx: Ctx, name: string): Promise<Card> {
       .returning('id')
       .executeTakeFirstOrThrow(),
   );
-  return { id: row.id, name, hasBoard: false, cardItems: [] };
+  return { id: row.id, name, hasBoard: false, cardItems: [], signOffRequired: false };
 }
 
 async function rename(
@@ -202,6 +202,7 @@ export async function deleteCard(ctx: Ctx, id: number): Promise<{ name: string }
 export interface ReplaceCardInput {
   id: number;
   name: string;
+  signOffRequired?: boolean | undefined;
   cardItems: (ItemInput & { id?: number | undefined; isDeleted?: boolean | undefined })[];
 }
 
@@ -249,6 +250,14 @@ export async function replaceCard(ctx: Ctx, input: ReplaceCardInput): Promise<Ca
   if (live > MAX_ITEMS_PER_CARD) throw conflict(messages.itemLimit);
 
   await rename(ctx, card, input.name, 'name');
+  if (input.signOffRequired !== undefined) {
+    await db
+      .updateTable('cards')
+      .set({ sign_off_required: input.signOffRequired ? 1 : 0, updated_at: now })
+      .where('org_id', '=', actor.orgId)
+      .where('id', '=', card.id)
+      .execute();
+  }
   for (const item of updates) {
     await db
       .updateTable('card_items')

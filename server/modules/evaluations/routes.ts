@@ -18,7 +18,7 @@ export const evaluationHandlers = defineHandlers({
     evaluations.completeEvaluation(
       ctx.db,
       userCaller(ctx.actor),
-      { evalId: input.evalID, results: input.results },
+      { evalId: input.evalID, results: input.results, signedName: input.signedName },
       ctx.now,
     ),
   deleteEvaluation: (input, ctx) =>

@@ -90,16 +90,25 @@ export interface CardRow {
 /** Cards as the wire shows them, with their live items fetched for all of them at once. */
 export async function presentCards(db: Db, orgId: number, rows: CardRow[]): Promise<Card[]> {
   if (rows.length === 0) return [];
-  const items = await liveItemsByCard(
-    db,
-    orgId,
-    rows.map((r) => r.id),
-  );
+  const ids = rows.map((r) => r.id);
+  const items = await liveItemsByCard(db, orgId, ids);
+  const signOff = new Set<number>();
+  for (const slice of slices(unique(ids))) {
+    const flagged = await db
+      .selectFrom('cards')
+      .select('id')
+      .where('org_id', '=', orgId)
+      .where('id', 'in', slice)
+      .where('sign_off_required', '=', 1)
+      .execute();
+    for (const row of flagged) signOff.add(row.id);
+  }
   return rows.map((row) => ({
     id: row.id,
     name: row.name,
     hasBoard: row.hasBoard,
     cardItems: items.get(row.id) ?? [],
+    signOffRequired: signOff.has(row.id),
   }));
 }
 

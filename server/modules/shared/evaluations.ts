@@ -14,6 +14,7 @@ import {
   LAST_EVALUATIONS_COUNT,
 } from '../../../common/constants.ts';
 import { missingEvidence } from '../../../common/evidence.ts';
+import { missingSignOff } from '../../../common/signOff.ts';
 import { evaluationPasses } from '../../../common/results.ts';
 import { nameKey } from '../../../common/validation.ts';
 import type { Db } from '../../db/index.ts';
@@ -25,6 +26,7 @@ import { enqueueEvents } from './webhookEvents.ts';
 import { isOwn, mayChange, type Caller } from './caller.ts';
 import { liveCardsOfBoard } from './cards.ts';
 import { deletePhotoRows, photoCounts, photosOf, type PhotoSummary } from './photos.ts';
+import { deleteSignatureRows, hasSignature } from './signatures.ts';
 import { searchConditions, type SearchFilter } from './search.ts';
 
 export const messages = {
@@ -288,7 +290,7 @@ export function resultsToStore(
 export async function completeEvaluation(
   db: Db,
   caller: Caller,
-  input: { evalId: number; results: ResultInput[] },
+  input: { evalId: number; results: ResultInput[]; signedName?: string | null | undefined },
   now: number,
 ): Promise<{ complete: true }> {
   const evaluation = await findChangeableEvaluation(db, caller, input.evalId);
@@ -307,11 +309,24 @@ export async function completeEvaluation(
     .execute();
   const photos = await photoCounts(db, caller.orgId, evaluation.id);
   const { rows, pass } = resultsToStore(items, input.results, photos);
+  // A card requiring sign-off (issue 13): the drawn signature and the typed name, both, or nothing is written.
+  const card = await db
+    .selectFrom('cards')
+    .select('sign_off_required')
+    .where('org_id', '=', caller.orgId)
+    .where('id', '=', evaluation.card_id)
+    .executeTakeFirst();
+  const signedName = input.signedName?.trim() ? input.signedName.trim() : null;
+  const missing = missingSignOff(card?.sign_off_required === 1, {
+    signature: await hasSignature(db, caller.orgId, evaluation.id),
+    signedName,
+  });
+  if (missing) throw badRequest(missing, 'signOff');
   // Claim the evaluation first: of two completions racing, the second finds it complete (and on PostgreSQL
   // waits on the row lock until the first commits) and writes nothing.
   const claimed = await db
     .updateTable('evaluations')
-    .set({ completed_at: now, pass: pass ? 1 : 0 })
+    .set({ completed_at: now, pass: pass ? 1 : 0, signed_name: signedName })
     .where('org_id', '=', caller.orgId)
     .where('id', '=', evaluation.id)
     .where('completed_at', 'is', null)
@@ -372,8 +387,16 @@ export async function deleteEvaluation(
   removeFiles: (keys: string[]) => void,
 ): Promise<{ evalID: number }> {
   const evaluation = await findChangeableEvaluation(db, caller, evalId);
-  const files = await deletePhotoRows(db, caller.orgId, evaluation.id);
+  const files = [
+    ...(await deletePhotoRows(db, caller.orgId, evaluation.id)),
+    ...(await deleteSignatureRows(db, caller.orgId, evaluation.id)),
+  ];
   if (files.length) removeFiles(files);
+  await db
+    .deleteFrom('report_links')
+    .where('org_id', '=', caller.orgId)
+    .where('evaluation_id', '=', evaluation.id)
+    .execute();
   await db
     .deleteFrom('feedback')
     .where('org_id', '=', caller.orgId)

@@ -31,7 +31,7 @@ interface PhotoPlace {
 }
 
 /** The caller's own open evaluation (anything else is not found: open evaluations are hidden from others). */
-async function ownOpenEvaluation(place: PhotoPlace, caller: Caller, evalId: number, lock: boolean) {
+export async function ownOpenEvaluation(place: PhotoPlace, caller: Caller, evalId: number, lock: boolean) {
   const row = await place.db
     .selectFrom('evaluations')
     .select(['id', 'card_id', 'user_id', 'anon_key_id', 'started_at', 'completed_at'])
