@@ -29,14 +29,19 @@ export async function processSignature(body: Buffer): Promise<ProcessedSignature
   if ((meta.width ?? 0) > SIGNATURE_SIDE_MAX || (meta.height ?? 0) > SIGNATURE_SIDE_MAX)
     throw badRequest(signOffMessages.tooWide, 'signature');
   try {
-    const image = sharp(body, options).flatten({ background: '#ffffff' }).greyscale();
-    // A blank canvas is not a signature: something darker than paper must be on it.
-    const { channels } = await image.clone().stats();
-    if ((channels[0]?.min ?? 255) > 200) throw badRequest(signOffMessages.empty, 'signature');
-    const { data, info } = await image.png({ compressionLevel: 9, palette: true }).toBuffer({
-      resolveWithObject: true,
-    });
-    return { png: data, width: info.width, height: info.height };
+    const { data, info } = await sharp(body, options)
+      .flatten({ background: '#ffffff' })
+      .greyscale()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    // A blank canvas is not a signature: something clearly darker than the paper must be on it.
+    if (!data.some((value) => value < 160)) throw badRequest(signOffMessages.empty, 'signature');
+    const png = await sharp(data, {
+      raw: { width: info.width, height: info.height, channels: info.channels },
+    })
+      .png({ compressionLevel: 9, palette: true })
+      .toBuffer();
+    return { png, width: info.width, height: info.height };
   } catch (error) {
     if (error instanceof AppError) throw error;
     throw refused(signOffMessages.notPng);

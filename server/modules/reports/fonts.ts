@@ -50,17 +50,25 @@ export function fontRuns(text: string, bold = false): Run[] {
   const latin = bold ? all.SansBold : all.Sans;
   const order = [latin, all.SansSC, all.SansKR];
   const runs: Run[] = [];
+  // Spaces go with the run after them: a space at the end of a run is not kept by the PDF's text.
+  let pending = '';
   for (const char of text) {
     const cp = char.codePointAt(0)!;
-    const last = runs.at(-1);
-    // Spaces and line breaks go with whatever comes before them.
-    if (last && (cp <= 0x20 || latin.has(cp)) && (cp <= 0x20 || last.font === latin.name)) {
-      last.text += char;
+    if (cp <= 0x20) {
+      pending += char;
       continue;
     }
-    const font = order.find((f) => f.has(cp)) ?? latin;
-    if (last && last.font === font.name) last.text += char;
-    else runs.push({ font: font.name, text: char });
+    const last = runs.at(-1);
+    const font =
+      last && last.font === latin.name && latin.has(cp) ? latin : (order.find((f) => f.has(cp)) ?? latin);
+    if (last && last.font === font.name) last.text += pending + char;
+    else runs.push({ font: font.name, text: pending + char });
+    pending = '';
+  }
+  if (pending) {
+    const last = runs.at(-1);
+    if (last) last.text += pending;
+    else runs.push({ font: latin.name, text: pending });
   }
   return runs.length ? runs : [{ font: latin.name, text: '' }];
 }

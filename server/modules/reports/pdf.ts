@@ -56,6 +56,8 @@ export interface ReportData {
   items: ReportItem[];
   /** Null: the reader may not see actions (a Viewer), so the section is left out. */
   actions: ReportAction[] | null;
+  /** Whether only the reader's own actions are listed (an Evaluator's report). */
+  ownActionsOnly: boolean;
   feedback: ReportFeedback[];
   signOff: { name: string | null; image: ReportPhoto | null } | null;
   generated: string;
@@ -88,12 +90,29 @@ function write(
   doc.fillColor(color).fontSize(size);
   runs.forEach((run, index) => {
     doc.font(run.font);
-    const first = index === 0;
-    doc.text(run.text, first ? x : undefined, first ? y : undefined, {
-      ...rest,
-      continued: index < runs.length - 1,
-    });
+    const runOptions = { ...rest, continued: index < runs.length - 1 };
+    // pdfkit reads (text, options) or (text, x, y, options): undefined x and y would drop the options.
+    if (index === 0 && (x !== undefined || y !== undefined)) doc.text(run.text, x, y, runOptions);
+    else doc.text(run.text, runOptions);
   });
+}
+
+/**
+ * One line placed run by run, never wrapped (the page footer): pdfkit's line wrapper is not used, so
+ * writing below the bottom margin cannot start another page. Cut where it reaches `maxWidth`.
+ */
+function writeLine(doc: Doc, text: string, at: { x: number; y: number; size: number; maxWidth: number }) {
+  let x = at.x;
+  doc.fillColor(GREY).fontSize(at.size);
+  for (const run of fontRuns(text)) {
+    doc.font(run.font);
+    let part = run.text;
+    while (part && x + doc.widthOfString(part) > at.x + at.maxWidth) part = part.slice(0, -1);
+    if (!part) break;
+    doc.text(part, x, at.y, { lineBreak: false });
+    x += doc.widthOfString(part);
+    if (part !== run.text) break;
+  }
 }
 
 /** Room for `height` points below the cursor, or a new page. */
@@ -150,18 +169,13 @@ export function renderReport(data: ReportData, paper: PaperSize): PDFKit.PDFDocu
   let page = 0;
   doc.on('pageAdded', () => {
     page += 1;
-    const { bottom } = doc.page.margins;
-    doc.page.margins.bottom = 0;
     const footer = `${data.organisation} · ${data.card} · evaluation ${data.evaluationId} · page ${page}`;
-    write(doc, footer, {
-      size: 8,
-      color: GREY,
+    writeLine(doc, footer, {
       x: MARGIN,
       y: doc.page.height - 32,
-      width: doc.page.width - 2 * MARGIN,
-      lineBreak: false,
+      size: 8,
+      maxWidth: doc.page.width - 2 * MARGIN,
     });
-    doc.page.margins.bottom = bottom;
     doc.x = MARGIN;
     doc.y = MARGIN;
   });
@@ -242,7 +256,14 @@ async function draw(doc: Doc, data: ReportData) {
 
   if (data.actions) {
     heading(doc, 'Actions raised');
-    if (!data.actions.length) write(doc, 'No actions were raised from this evaluation.', { color: GREY });
+    if (!data.actions.length) {
+      const none = data.ownActionsOnly
+        ? 'No action assigned to you or raised by you came from this evaluation.'
+        : 'No actions were raised from this evaluation.';
+      write(doc, none, { color: GREY });
+    } else if (data.ownActionsOnly) {
+      write(doc, 'The actions assigned to you or raised by you.', { size: 9, color: GREY });
+    }
     for (const action of data.actions) {
       ensureRoom(doc, 50);
       doc.moveDown(0.3);

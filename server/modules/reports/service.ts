@@ -178,15 +178,14 @@ export async function reportData(
       photos: byItem.get(row.item_id) ?? [],
     })),
     actions: await actionsOf(db, orgId, evaluation.id, reader, labels),
+    ownActionsOnly: reader.kind === 'member' && !hasRole(reader.role, 'admin'),
     feedback: feedback.map((row) => ({
       author: row.user_name,
       when: zonedTime(row.created_at, zone),
       content: row.content,
     })),
     signOff:
-      signature || evaluation.signed_name
-        ? { name: evaluation.signed_name, image: signatureImage }
-        : null,
+      signature || evaluation.signed_name ? { name: evaluation.signed_name, image: signatureImage } : null,
     generated: zonedTime(place.now, zone),
   };
 }
@@ -224,7 +223,9 @@ async function actionsOf(
     .where('actions.org_id', '=', orgId)
     .where('actions.evaluation_id', '=', evaluationId)
     .$if(mine !== null, (qb) =>
-      qb.where((eb) => eb.or([eb('actions.assignee_id', '=', mine!), eb('actions.raised_by_id', '=', mine!)])),
+      qb.where((eb) =>
+        eb.or([eb('actions.assignee_id', '=', mine!), eb('actions.raised_by_id', '=', mine!)]),
+      ),
     )
     .orderBy('actions.id')
     .execute();
@@ -392,11 +393,7 @@ export async function revokeReportLink(ctx: Ctx, id: number): Promise<ReportLink
  * The public GET by token: the one evaluation the link was made for, in the link's organisation, while the
  * link is neither revoked nor expired. Every refusal is the same 404, whatever the reason.
  */
-export async function sharedReport(
-  ctx: CallContext,
-  token: string,
-  paper: PaperSize,
-): Promise<FileAnswer> {
+export async function sharedReport(ctx: CallContext, token: string, paper: PaperSize): Promise<FileAnswer> {
   const link = await ctx.db
     .selectFrom('report_links')
     .select(['id', 'org_id', 'evaluation_id', 'expires_at', 'revoked_at'])
