@@ -377,6 +377,7 @@ describeEachDatabase('card items', (env) => {
         id: card.id,
         name: 'Final',
         hasBoard: true,
+        signOffRequired: false,
         cardItems: [
           {
             id: second,

@@ -37,7 +37,7 @@ describeEachDatabase('cards', (env) => {
     const answer = await call(env, 'addCard', { name: '  Daily checks ' }, { cookie: team.admin.cookie });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
-      card: { id: expect.any(Number), name: 'Daily checks', hasBoard: false, cardItems: [] },
+      card: { id: expect.any(Number), name: 'Daily checks', hasBoard: false, cardItems: [], signOffRequired: false },
     });
     expect(await cardRow(env, answer.body.card.id)).toMatchObject({
       org_id: team.org.id,
@@ -169,11 +169,12 @@ describeEachDatabase('cards', (env) => {
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
       cards: [
-        { id: able.id, name: 'Able', hasBoard: false, cardItems: [] },
+        { id: able.id, name: 'Able', hasBoard: false, cardItems: [], signOffRequired: false },
         {
           id: zed.id,
           name: 'zed',
           hasBoard: true,
+          signOffRequired: false,
           cardItems: [
             item({
               id: zed.itemIds[1],
@@ -217,6 +218,7 @@ describeEachDatabase('cards', (env) => {
               id: card.id,
               name: card.name,
               hasBoard: true,
+              signOffRequired: false,
               cardItems: [
                 item({
                   id: card.itemIds[0],
@@ -265,6 +267,7 @@ describeEachDatabase('cards', (env) => {
       id: alpha.id,
       name: 'alpha',
       hasBoard: true,
+      signOffRequired: false,
       cardItems: [
         item({
           id: alpha.itemIds[0],
@@ -332,6 +335,7 @@ describeEachDatabase('cards', (env) => {
       id: recent.id,
       name: 'Recent',
       hasBoard: false,
+      signOffRequired: false,
       cardItems: [
         item({ id: recent.itemIds[0], cardID: recent.id, content: '<p>pass_fail 0</p>', order: 0 }),
       ],

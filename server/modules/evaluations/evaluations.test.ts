@@ -109,6 +109,7 @@ describeEachDatabase('evaluations', (env) => {
       has_feedback: 0,
       started_at: env.clock.now(),
       completed_at: null,
+      signed_name: null,
     });
   });
 

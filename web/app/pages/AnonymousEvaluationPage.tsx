@@ -14,7 +14,8 @@ import { Page } from '../../components/Page.tsx';
 import { messageOf } from '../../lib/api.ts';
 import { paths } from '../../lib/paths.ts';
 import { liveItems } from '../../features/evaluations/answers.ts';
-import { EvaluationForm } from '../../features/evaluations/EvaluationForm.tsx';
+import { EvaluationForm, type SignOff } from '../../features/evaluations/EvaluationForm.tsx';
+import { uploadAnonymousSignature } from '../../features/evaluations/signOff/upload.ts';
 import { anonymousEvidence } from '../../features/evaluations/evidence/targets.ts';
 import { readEvaluationPath } from '../../shared/readings.ts';
 import { FeedbackModal } from '../../features/evaluations/feedback/GiveFeedbackModal.tsx';
@@ -59,6 +60,7 @@ function Evaluation({ access, cardID, evalID }: { access: AnonymousAccess; cardI
   const board = useAnonymousBoard(access);
   const card = useAnonymousCard(access, cardID);
   const [feedbackOpen, setFeedbackOpen] = useState(false);
+  const [signatureFailure, setSignatureFailure] = useState<string | null>(null);
   const send = useCompleteAnonymousEvaluation();
   const addFeedback = useAddAnonymousFeedback();
   const cancel = useCancelAnonymousEvaluation();
@@ -98,9 +100,22 @@ function Evaluation({ access, cardID, evalID }: { access: AnonymousAccess; cardI
       state: { ...access, cardName, feedbackGiven } satisfies ThankYouState,
     });
 
-  const onSubmit = (results: Parameters<typeof send.mutate>[0]['results']) => {
+  const onSubmit = async (
+    results: Parameters<typeof send.mutate>[0]['results'],
+    _pass: boolean,
+    signOff?: SignOff,
+  ) => {
+    setSignatureFailure(null);
+    if (signOff) {
+      try {
+        await uploadAnonymousSignature(access, evalID, signOff.signature);
+      } catch (error) {
+        setSignatureFailure(messageOf(error, api.addEvaluationSignatureAnon));
+        return;
+      }
+    }
     send.mutate(
-      { ...access, evalID, results },
+      { ...access, evalID, results, signedName: signOff?.signedName },
       {
         onSuccess: () => {
           void navigate(location.pathname, {
@@ -186,9 +201,10 @@ function Evaluation({ access, cardID, evalID }: { access: AnonymousAccess; cardI
       <EvaluationForm
         items={items}
         submitting={send.isPending}
-        failure={send.error ? messageOf(send.error, api.addResultsAnon) : null}
-        onSubmit={onSubmit}
+        failure={signatureFailure ?? (send.error ? messageOf(send.error, api.addResultsAnon) : null)}
+        onSubmit={(results, pass, signOff) => void onSubmit(results, pass, signOff)}
         evidence={evidence}
+        signOffRequired={card.data.card.signOffRequired}
       />
     </Page>
   );

@@ -13,6 +13,7 @@ import { Loading } from '../../components/Loading.tsx';
 import { messageOf } from '../../lib/api.ts';
 import { useUserData } from '../../lib/queries.ts';
 import { formatDateTime } from '../../shared/format.ts';
+import { ReportButton } from '../../shared/reports/ReportButton.tsx';
 import { ActionFormModal } from './ActionForm.tsx';
 import { StatusBadge, DueText } from './ActionBadges.tsx';
 import { ActionPhotos } from './ActionPhotos.tsx';
@@ -145,6 +146,8 @@ function ActionBody({ actionID }: { actionID: number }) {
           {action.raisedByName}, {formatDateTime(action.createdTime)}
         </Fact>
       </Stack>
+      {/* Issue 13: the report of the evaluation the action came from. */}
+      {action.evalID !== null && <ReportButton evalID={action.evalID} label="Evaluation report (PDF)" />}
       {action.description && (
         <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
           {action.description}

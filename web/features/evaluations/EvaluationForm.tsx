@@ -3,15 +3,23 @@
  * saying what is missing), then Submit. The answers become add-results' results.
  */
 import { Button, Group, Stack, Text } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import type { CardItem } from '../../../common/api/index.ts';
 import { missingEvidence, takesEvidence } from '../../../common/evidence.ts';
+import { missingSignOff } from '../../../common/signOff.ts';
 import { ErrorText } from '../../components/ErrorText.tsx';
 import { noAnswers, toResults, unanswered, passes, type Answers } from './answers.ts';
 import classes from './EvaluationForm.module.css';
 import { Instruction, NumericQuestion, PassFailQuestion, TextQuestion } from './Questions.tsx';
 import { ItemEvidence } from './evidence/ItemEvidence.tsx';
 import { usePhotoUploads, type EvidenceTarget } from './evidence/usePhotoUploads.ts';
+import { SignOffField, type SignOffHandle } from './signOff/SignOffField.tsx';
+
+/** What a card requiring sign-off is submitted with (issue 13). */
+export interface SignOff {
+  signature: Blob;
+  signedName: string;
+}
 
 export const PHOTOS_PENDING_MESSAGE = 'Wait until every photo has uploaded, or remove the ones that failed.';
 import { useActionSlots } from '../../shared/actionSlots.tsx';
@@ -32,18 +40,24 @@ export function EvaluationForm({
   onSubmit,
   evidence,
   source,
+  signOffRequired = false,
 }: {
   items: CardItem[];
+  /** Issue 13: the card needs a drawn signature and a typed name before Submit. */
+  signOffRequired?: boolean;
   /** The evaluation being answered, once it exists: a failed check can raise an action from it. */
   source?: { boardID: number; evalID: number } | null;
   submitting: boolean;
   failure: string | null;
-  onSubmit: (results: ReturnType<typeof toResults>, pass: boolean) => void;
+  onSubmit: (results: ReturnType<typeof toResults>, pass: boolean, signOff?: SignOff) => void;
   /** Where photos go (issue 12); without it, items take notes but no photos. */
   evidence?: EvidenceTarget;
 }) {
   const [answers, setAnswers] = useState<Answers>(noAnswers);
   const [attempted, setAttempted] = useState(false);
+  const signOffRef = useRef<SignOffHandle>(null);
+  const [signedName, setSignedName] = useState('');
+  const [signed, setSigned] = useState(false);
   const uploads = usePhotoUploads(evidence);
   const photosOf = (itemID: number) => uploads.photos.filter((p) => p.itemID === itemID);
   // What each failed item still needs (the server's rule and message, common/evidence.ts).
@@ -78,8 +92,20 @@ export function EvaluationForm({
         document.getElementById(`item-${first.id}`)?.scrollIntoView({ behavior: 'smooth', block: 'center' });
       return;
     }
-    onSubmit(toResults(items, answers), passes(items, answers));
+    const results = toResults(items, answers);
+    const pass = passes(items, answers);
+    if (!signOffRequired) return onSubmit(results, pass);
+    if (missingSignOff(true, { signature: signed, signedName })) {
+      setAttempted(true);
+      document
+        .querySelector('[data-testid="sign-off"]')
+        ?.scrollIntoView({ behavior: 'smooth', block: 'center' });
+      return;
+    }
+    void signOffRef.current!.toBlob().then((signature) => onSubmit(results, pass, { signature, signedName }));
   };
+  const signOffProblem =
+    signOffRequired && attempted ? missingSignOff(true, { signature: signed, signedName }) : null;
 
   const evidenceOf = (item: CardItem) =>
     takesEvidence(item.type) ? (
@@ -154,6 +180,16 @@ export function EvaluationForm({
             return <Instruction key={item.id} item={item} />;
           })}
         </Stack>
+
+        {signOffRequired && (
+          <SignOffField
+            ref={signOffRef}
+            name={signedName}
+            onName={setSignedName}
+            onSigned={setSigned}
+            error={missing.length === 0 && !evidenceProblem ? signOffProblem : null}
+          />
+        )}
 
         <div className={classes.footer}>
           <Stack gap="xs">

@@ -12,6 +12,7 @@ import { messageOf } from '../../lib/api.ts';
 import { EvaluationFeedback } from './feedback/EvaluationFeedback.tsx';
 import { useDeleteEvaluation, useEvaluation } from './api.ts';
 import { EvaluationDetails } from './EvaluationDetails.tsx';
+import { ReportPanel } from './ReportPanel.tsx';
 import { useRights } from '../../shared/permissions.ts';
 
 function DeleteEvaluation({ evalID, onDeleted }: { evalID: number; onDeleted: () => void }) {
@@ -74,6 +75,8 @@ function EvaluationModalBody({ evalID, onClose }: { evalID: number; onClose: () 
       <EvaluationDetails evaluation={current} />
       <Divider />
       <EvaluationFeedback evaluation={current} />
+      <Divider />
+      <ReportPanel evalID={current.ID} />
       {rights.mayChange(current.isUsers) && (
         <>
           <Divider />

@@ -21,7 +21,8 @@ import { NotFoundPage } from '../../shared/NotFoundPage.tsx';
 import { liveItems } from './answers.ts';
 import { useCompleteEvaluation, useEvaluation, useStartEvaluation } from './api.ts';
 import { EvaluationDetails } from './EvaluationDetails.tsx';
-import { EvaluationForm } from './EvaluationForm.tsx';
+import { EvaluationForm, type SignOff } from './EvaluationForm.tsx';
+import { uploadMemberSignature } from './signOff/upload.ts';
 import { memberEvidence } from './evidence/targets.ts';
 import { useRights } from '../../shared/permissions.ts';
 import { readEvaluationPath } from '../../shared/readings.ts';
@@ -145,14 +146,19 @@ export function EvaluationPage() {
   if (!started && existing.isPending && evalID !== null) return <Loading label="Loading the evaluation" />;
   if (!rights.isEvaluator) return <NotFoundPage />;
 
-  const submit = async (results: ResultInput[], pass: boolean) => {
+  const submit = async (results: ResultInput[], pass: boolean, signOff?: SignOff) => {
     setFailure(null);
-    let call: typeof api.addEvaluation | typeof api.addResults = api.addEvaluation;
+    let call: typeof api.addEvaluation | typeof api.addResults | typeof api.addEvaluationSignature =
+      api.addEvaluation;
     try {
       // The other reading may name no evaluation: it is started now, with its results.
       const id = await evidence.evaluation();
+      if (signOff) {
+        call = api.addEvaluationSignature;
+        await uploadMemberSignature(id, signOff.signature);
+      }
       call = api.addResults;
-      await complete.mutateAsync({ evalID: id, results });
+      await complete.mutateAsync({ evalID: id, results, signedName: signOff?.signedName });
       setDone({ evalID: id, pass });
     } catch (error) {
       setFailure(messageOf(error, call));
@@ -178,6 +184,7 @@ export function EvaluationPage() {
           failure={failure}
           onSubmit={submit}
           evidence={evidence.target}
+          signOffRequired={card.data.card.signOffRequired}
           source={evalID === null ? null : { boardID: member.boardID, evalID }}
         />
       )}

@@ -89,3 +89,17 @@ export const downloadExcel = (
   call: typeof api.getExcel | typeof api.getFeedbackExcel,
   body: RequestOf<typeof api.getExcel>,
 ) => callApi(call, body);
+
+/** Issue 13: an evaluation's report share links (administrators). */
+export const reportLinkKeys = { of: (evalID: number) => ['report-links', evalID] as const };
+export const reportLinksQuery = (evalID: number) =>
+  queryOptions({
+    queryKey: reportLinkKeys.of(evalID),
+    queryFn: () => callApi(api.getReportLinks, { evalID }),
+  });
+export const useReportLinks = (evalID: number, enabled: boolean) =>
+  useQuery({ ...reportLinksQuery(evalID), enabled });
+export const useAddReportLink = (evalID: number) =>
+  useCallMutation(api.addReportLink, { invalidates: [reportLinkKeys.of(evalID)] });
+export const useRevokeReportLink = (evalID: number) =>
+  useCallMutation(api.revokeReportLink, { invalidates: [reportLinkKeys.of(evalID)] });

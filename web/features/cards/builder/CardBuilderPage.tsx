@@ -16,6 +16,7 @@ import { CardBoards } from './CardBoards.tsx';
 import { Items } from './Items.tsx';
 import { NewCard } from './NewCard.tsx';
 import { RenameForm } from './RenameForm.tsx';
+import { SignOffSwitch } from './SignOffSwitch.tsx';
 
 export function CardBuilderPage() {
   const { org = '', cardID } = useParams();
@@ -47,6 +48,7 @@ export function CardBuilderPage() {
             <Stack gap="md">
               <RenameForm key={card.data.card.name} card={card.data.card} />
               <CardBoards card={card.data.card} />
+              <SignOffSwitch card={card.data.card} />
             </Stack>
           </Paper>
           <Items card={card.data.card} />
