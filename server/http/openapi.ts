@@ -119,18 +119,18 @@ function operation(name: string, area: string, call: CallDef): Json {
               },
             }
           : call.file
-          ? {
-              description: 'A file download (Content-Disposition names it).',
-              content: {
-                'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': {
-                  schema: { type: 'string', contentMediaType: 'application/octet-stream' },
+            ? {
+                description: 'A file download (Content-Disposition names it).',
+                content: {
+                  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': {
+                    schema: { type: 'string', contentMediaType: 'application/octet-stream' },
+                  },
                 },
+              }
+            : {
+                description: 'Success.',
+                content: { 'application/json': { schema: jsonSchema(call.response, 'output') } },
               },
-            }
-          : {
-              description: 'Success.',
-              content: { 'application/json': { schema: jsonSchema(call.response, 'output') } },
-            },
       ...errorResponses(call),
     },
   };

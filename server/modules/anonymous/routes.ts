@@ -8,7 +8,8 @@ export const anonymousHandlers = defineHandlers({
   getCardsByBoardIdAnon: async (_input, ctx) => ({ cards: await anonymous.cardsOfKey(ctx) }),
   getCardAnon: async (input, ctx) => ({ card: await anonymous.cardOfKey(ctx, input.cardID) }),
   addEvaluationAnon: (input, ctx) => anonymous.startEvaluation(ctx, input.cardID),
-  addResultsAnon: (input, ctx) => anonymous.completeEvaluation(ctx, input.evalID, input.results, input.signedName),
+  addResultsAnon: (input, ctx) =>
+    anonymous.completeEvaluation(ctx, input.evalID, input.results, input.signedName),
   deleteEvaluationAnon: (input, ctx) => anonymous.deleteEvaluation(ctx, input.evalID, input.cardID),
   getEvaluationAnon: async (input, ctx) => ({ evaluation: await anonymous.getEvaluation(ctx, input.evalID) }),
   addFeedbackAnon: (input, ctx) => anonymous.addFeedback(ctx, input.evalID, input.content),

@@ -164,7 +164,9 @@ export async function attachPhoto(ctx: Ctx, evalId: number, itemId: number) {
 export async function attachSignature(ctx: Ctx, evalId: number) {
   const { caller } = await ownEvaluation(ctx, evalId);
   if (!ctx.signature) throw new AppError('INTERNAL', 'Unable to add the signature. Please try again.');
-  return signatures.attachSignature(ctx, caller, evalId, ctx.signature, ctx.now, (task) => ctx.afterCommit(task));
+  return signatures.attachSignature(ctx, caller, evalId, ctx.signature, ctx.now, (task) =>
+    ctx.afterCommit(task),
+  );
 }
 
 export async function removePhoto(ctx: Ctx, photoId: number) {

@@ -37,7 +37,13 @@ describeEachDatabase('cards', (env) => {
     const answer = await call(env, 'addCard', { name: '  Daily checks ' }, { cookie: team.admin.cookie });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
-      card: { id: expect.any(Number), name: 'Daily checks', hasBoard: false, cardItems: [], signOffRequired: false },
+      card: {
+        id: expect.any(Number),
+        name: 'Daily checks',
+        hasBoard: false,
+        cardItems: [],
+        signOffRequired: false,
+      },
     });
     expect(await cardRow(env, answer.body.card.id)).toMatchObject({
       org_id: team.org.id,
