@@ -158,6 +158,10 @@ export interface EvaluationsTable {
   has_feedback: Bool;
   started_at: number;
   completed_at: number | null;
+  /** Issue 14 (migration 0023): completed_at is the device's time, captured offline (decision 0730). */
+  completed_on_device: Generated<Bool>;
+  /** What the device said, kept even when it was not plausible. */
+  device_completed_at: Generated<number | null>;
 }
 
 export interface ResultsTable {
