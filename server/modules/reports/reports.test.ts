@@ -30,6 +30,12 @@ async function blankPng(): Promise<Buffer> {
 
 async function setup(env: TestEnv) {
   const team = await buildTeam(env, { name: unique('Société Ñandú 検査 ') });
+  // The report reads time in the organisation's zone (decision 0587), named.
+  await env.db
+    .updateTable('organizations')
+    .set({ time_zone: 'Asia/Tokyo' })
+    .where('id', '=', team.org.id)
+    .execute();
   const card = await buildCard(env, team.org, {
     name: unique('Contrôle 安全 '),
     signOffRequired: true,
@@ -331,7 +337,7 @@ describeEachDatabase('the PDF report', (env) => {
       'Très bien, 谢谢',
       'Dry the floor by the door',
       'Zoë Ångström 王小明',
-      'Completed 15 January 2026 at 12:00 GMT+0 (UTC)',
+      'Completed 15 January 2026 at 21:00 GMT+9 (Asia/Tokyo)',
     ])
       expect(text, expected).toContain(expected);
   });

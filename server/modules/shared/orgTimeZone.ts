@@ -1,9 +1,11 @@
-/**
- * STAND-IN until main's migration 0019 (organizations.time_zone) lands: the same name and signature as the
- * helper being added there, answering UTC. Replaced by main's file at the merge.
- */
 import type { Db } from '../../db/index.ts';
 
-export async function getOrgTimeZone(_db: Db, _orgId: number): Promise<string> {
-  return 'UTC';
+/** The organisation's IANA time zone (docs/decisions/0587), in which its schedules and reports read time. */
+export async function getOrgTimeZone(db: Db, orgId: number): Promise<string> {
+  const row = await db
+    .selectFrom('organizations')
+    .select('time_zone')
+    .where('id', '=', orgId)
+    .executeTakeFirstOrThrow();
+  return row.time_zone;
 }
