@@ -1,0 +1,129 @@
+/**
+ * Issue 13's journeys, at desktop and phone sizes: an evaluator answers a card that requires sign-off, is
+ * told what is missing, draws a signature with the pointer and types a name, submits, and downloads the
+ * PDF report from the evaluation modal (read back: the name and card are in it); an administrator makes a
+ * share link there, and it opens the report with no session at all.
+ */
+import { request as playwrightRequest, type Page } from '@playwright/test';
+import { readFile } from 'node:fs/promises';
+import { signOffMessages } from '../common/signOff.ts';
+import { readPdf } from '../server/modules/reports/readPdf.ts';
+import { expect, expectAccessible, seed, signInAs, test } from './fixtures.ts';
+
+const suffix = () => Math.random().toString(36).slice(2, 7);
+
+/** Draws a stroke across the signature box with mouse moves. */
+async function drawSignature(page: Page) {
+  const pad = page.getByTestId('signature-pad');
+  await pad.scrollIntoViewIfNeeded();
+  const box = (await pad.boundingBox())!;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + 20, y);
+  await page.mouse.down();
+  for (let step = 1; step <= 12; step++)
+    await page.mouse.move(box.x + 20 + step * ((box.width - 40) / 12), y + (step % 2 ? -30 : 30), {
+      steps: 3,
+    });
+  await page.mouse.up();
+}
+
+async function openEvaluationModal(page: Page, org: string, board: string, card: string, who: string) {
+  await page.goto(`/q/${encodeURIComponent(org)}/boards/${encodeURIComponent(board)}`);
+  await page
+    .getByTestId('card-results')
+    .filter({ has: page.getByRole('heading', { name: card }) })
+    .getByRole('button', { name: new RegExp(`^Pass, .+, by ${who}$`) })
+    .first()
+    .click();
+  return page.getByRole('dialog', { name: card });
+}
+
+test('an evaluator signs off a card and downloads its PDF report; a share link opens it signed out', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  const s = seed();
+  const team = await s.team({ name: `Société Ñandú ${suffix()}` });
+  const card = await s.card(team.org, {
+    name: `Forklift sign-off ${suffix()}`,
+    signOffRequired: true,
+    items: [
+      { type: 'instruction', content: '<p>Walk round the truck.</p>' },
+      { type: 'pass_fail', content: '<p>Brakes hold</p>' },
+    ],
+  });
+  const board = await s.board(team.org, { name: `Dock ${suffix()}`, cardIds: [card.id] });
+  await signInAs(page, team.evaluator.cookie);
+
+  await page.goto(`/q/${encodeURIComponent(team.org.name)}/boards/${encodeURIComponent(board.name)}`);
+  await page.getByRole('link', { name: 'Evaluate' }).click();
+  await page.getByRole('button', { name: new RegExp(card.name) }).click();
+  await expect(page.getByRole('heading', { level: 1, name: card.name })).toBeVisible();
+  await page.getByRole('radiogroup', { name: 'Brakes hold' }).getByRole('radio', { name: 'Pass' }).click();
+
+  // The box is labelled, Clear is a button, the name a text field.
+  const signOff = page.getByTestId('sign-off');
+  await expect(signOff.getByRole('img', { name: 'Signature' })).toBeVisible();
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: signOffMessages.missingBoth })).toBeVisible();
+  await expectAccessible(page, 'evaluation needing sign-off');
+
+  await drawSignature(page);
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: signOffMessages.missingName })).toBeVisible();
+  // Clear empties the box: the signature is missing again.
+  await signOff.getByRole('button', { name: 'Clear signature' }).click();
+  await signOff.getByRole('textbox', { name: 'Your name' }).fill('Zoë Tester');
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: signOffMessages.missingSignature })).toBeVisible();
+  await drawSignature(page);
+  await expectAccessible(page, 'evaluation signed');
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Evaluation submitted' })).toBeVisible();
+  await page.getByRole('button', { name: 'Skip' }).click();
+
+  // The report, from the evaluation modal on the board.
+  let modal = await openEvaluationModal(page, team.org.name, board.name, card.name, team.evaluator.email);
+  await expect(modal.getByRole('button', { name: 'Download report (PDF)' })).toBeVisible();
+  await expectAccessible(page, 'evaluation modal with its report');
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    modal.getByRole('button', { name: 'Download report (PDF)' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/^evaluation-\d+-report\.pdf$/);
+  const file = await readFile((await download.path())!);
+  expect(file.subarray(0, 5).toString()).toBe('%PDF-');
+  const pdf = await readPdf(file);
+  expect(pdf.text).toContain('Zoë Tester');
+  expect(pdf.text).toContain(card.name);
+  expect(pdf.text).toContain(team.org.name);
+  expect(pdf.text).toContain('PASS');
+  // The evaluator makes no share links.
+  await expect(modal.getByRole('button', { name: 'Make share link' })).toHaveCount(0);
+
+  // An administrator makes a share link; it opens the report without any session.
+  const admin = await browser.newContext({ baseURL });
+  const adminPage = await admin.newPage();
+  await signInAs(adminPage, team.admin.cookie);
+  modal = await openEvaluationModal(adminPage, team.org.name, board.name, card.name, team.evaluator.email);
+  await modal.getByRole('button', { name: 'Make share link' }).click();
+  const link = await modal.getByTestId('share-link').inputValue();
+  expect(link).toMatch(/\/api\/shared\/report\.pdf\?token=cbr_/);
+  await expect(modal.getByRole('table', { name: 'Share links' })).toContainText('Active');
+  await expectAccessible(adminPage, 'evaluation modal with a share link');
+
+  const stranger = await playwrightRequest.newContext();
+  const shared = await stranger.get(link);
+  expect(shared.status()).toBe(200);
+  expect(shared.headers()['content-type']).toBe('application/pdf');
+  const sharedPdf = await readPdf(await shared.body());
+  expect(sharedPdf.text).toContain('Zoë Tester');
+
+  // Revoked, it opens nothing.
+  await modal.getByRole('button', { name: /^Revoke share link/ }).click();
+  await expect(modal.getByRole('table', { name: 'Share links' })).toContainText('Revoked');
+  expect((await stranger.get(link)).status()).toBe(404);
+  await stranger.dispose();
+  await admin.close();
+});
