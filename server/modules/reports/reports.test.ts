@@ -6,12 +6,14 @@
  * refused once revoked or expired, and never opening anything but their own evaluation.
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import sharp from 'sharp';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { REPORT_LINK_PREFIX, reportMessages, signOffMessages } from '../../../common/signOff.ts';
 import { RATE_LIMITED_MESSAGE } from '../../http/rateLimit.ts';
 import { buildBoard, buildCard, buildTeam, buildUser, signIn, unique } from '../../test/factories.ts';
 import { call, describeEachDatabase, SAMPLE_SIGNATURE, type TestEnv } from '../../test/harness.ts';
+import { FONT_FILES, fontRuns, fonts } from './fonts.ts';
 import { readPdf } from './readPdf.ts';
 
 const PHOTO = readFileSync(new URL('../evidence/fixtures/photo.jpg', import.meta.url));
@@ -104,7 +106,7 @@ async function signedEvaluation(env: TestEnv, t: Setup) {
   const feedback = await call(
     env,
     'addFeedback',
-    { evaluationID: evalID, boardID: t.board.id, content: 'Très bien, 谢谢' },
+    { evaluationID: evalID, boardID: t.board.id, content: 'Très bien, 谢谢, 감사합니다' },
     { cookie },
   );
   expect(feedback.status).toBe(200);
@@ -334,7 +336,7 @@ describeEachDatabase('the PDF report', (env) => {
       'Tout est propre, 一切正常',
       '21.5',
       'Lisez la procédure',
-      'Très bien, 谢谢',
+      'Très bien, 谢谢, 감사합니다',
       'Dry the floor by the door',
       'Zoë Ångström 王小明',
       'Completed 15 January 2026 at 21:00 GMT+9 (Asia/Tokyo)',
@@ -577,4 +579,28 @@ describeEachDatabase(
 it('reads the sample signature as a PNG with a drawing on it', async () => {
   const meta = await sharp(SAMPLE_SIGNATURE).metadata();
   expect(meta.format).toBe('png');
+});
+
+describe('report fonts', () => {
+  it('come from npm packages in node_modules, never from the system', () => {
+    for (const file of Object.values(FONT_FILES)) {
+      const resolved = createRequire(import.meta.url).resolve(file);
+      expect(resolved).toMatch(/\/node_modules\/@expo-google-fonts\/noto-sans(-sc|-kr)?\//);
+    }
+    expect(Object.keys(fonts())).toEqual(['Sans', 'SansBold', 'SansSC', 'SansKR']);
+  });
+
+  it('write each character in a font that has it: Latin with accents, Chinese and kana, Hangul', () => {
+    expect(fontRuns('Zoë 検査 감사 ok')).toEqual([
+      { font: 'Sans', text: 'Zoë' },
+      { font: 'SansSC', text: ' 検査' },
+      { font: 'SansKR', text: ' 감사' },
+      { font: 'Sans', text: ' ok' },
+    ]);
+    expect(fontRuns('Ünïcödé', true)).toEqual([{ font: 'SansBold', text: 'Ünïcödé' }]);
+    const all = fonts();
+    for (const char of 'ÅøßĞŁœЖΩ') expect(all.Sans.has(char.codePointAt(0)!), char).toBe(true);
+    for (const char of '検査済みカタ中文') expect(all.SansSC.has(char.codePointAt(0)!), char).toBe(true);
+    for (const char of '한국어') expect(all.SansKR.has(char.codePointAt(0)!), char).toBe(true);
+  });
 });
