@@ -232,6 +232,12 @@ async function draw(doc: Doc, data: ReportData) {
     if (item.photos.length) {
       ensureRoom(doc, THUMB + 24);
       const top = doc.y + 4;
+      // The row is as high as its tallest thumbnail (each fitted into THUMB × THUMB); captions go under it.
+      const drawn = item.photos.map((photo) => {
+        const scale = Math.min(THUMB / photo.width, THUMB / photo.height);
+        return open(photo) ? photo.height * scale : THUMB;
+      });
+      const rowHeight = Math.max(...drawn);
       item.photos.forEach((photo, index) => {
         number += 1;
         const x = MARGIN + index * (THUMB + 10);
@@ -240,7 +246,7 @@ async function draw(doc: Doc, data: ReportData) {
         else doc.rect(x, top, THUMB, THUMB).strokeColor('#999999').stroke();
         write(doc, image ? `Photo ${number}` : `Photo ${number} (unavailable)`, {
           x,
-          y: top + THUMB + 2,
+          y: top + rowHeight + 2,
           size: 8,
           color: GREY,
           width: THUMB,
@@ -249,7 +255,7 @@ async function draw(doc: Doc, data: ReportData) {
         if (image) fullPages.push({ photo, number, item: item.label });
       });
       doc.x = MARGIN;
-      doc.y = top + THUMB + 16;
+      doc.y = top + rowHeight + 16;
     }
     await yieldToStream();
   }
