@@ -43,6 +43,7 @@ test('an evaluator signs off a card and downloads its PDF report; a share link o
   browser,
   baseURL,
 }) => {
+  test.setTimeout(120_000); // a long journey: two sign-in contexts, a download and outside requests
   const s = seed();
   const team = await s.team({ name: `Société Ñandú ${suffix()}` });
   const card = await s.card(team.org, {
@@ -126,4 +127,60 @@ test('an evaluator signs off a card and downloads its PDF report; a share link o
   expect((await stranger.get(link)).status()).toBe(404);
   await stranger.dispose();
   await admin.close();
+});
+
+test('a visitor with the QR code signs off too before the results are taken', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  const s = seed();
+  const team = await s.team();
+  const card = await s.card(team.org, {
+    name: `Visitor sign-off ${suffix()}`,
+    signOffRequired: true,
+    items: [{ type: 'pass_fail', content: '<p>Gate is shut</p>' }],
+  });
+  const board = await s.board(team.org, {
+    name: `Gatehouse ${suffix()}`,
+    hasAnonymous: true,
+    cardIds: [card.id],
+  });
+  await signInAs(page, team.viewer.cookie);
+  const answer = await page.request.post('/api/get-anonymous-evaluation-key', {
+    data: { boardID: board.id },
+  });
+  expect(answer.status()).toBe(200);
+  const { key } = (await answer.json()) as { key: string };
+
+  const visitor = await browser.newContext({ baseURL });
+  const phone = await visitor.newPage();
+  const enc = encodeURIComponent;
+  await phone.goto(`/q/${enc(team.org.name)}/boards/${enc(board.name)}/${board.id}/eval/${key}`);
+  await phone.getByRole('button', { name: new RegExp(card.name) }).click();
+  await phone.getByRole('radiogroup', { name: 'Gate is shut' }).getByRole('radio', { name: 'Pass' }).click();
+  await phone.getByRole('button', { name: 'Submit' }).click();
+  await expect(phone.getByRole('alert').filter({ hasText: signOffMessages.missingBoth })).toBeVisible();
+  await drawSignature(phone);
+  await phone.getByTestId('sign-off').getByRole('textbox', { name: 'Your name' }).fill('Visiteur Ångström');
+  await expectAccessible(phone, 'anonymous evaluation signed');
+  await phone.getByRole('button', { name: 'Submit' }).click();
+  await expect(phone.getByRole('heading', { name: 'Results submitted' })).toBeVisible();
+
+  const row = await s.env.db
+    .selectFrom('evaluations')
+    .select(['id', 'signed_name', 'completed_at'])
+    .where('org_id', '=', team.org.id)
+    .where('card_id', '=', card.id)
+    .executeTakeFirstOrThrow();
+  expect(row.signed_name).toBe('Visiteur Ångström');
+  expect(row.completed_at).not.toBeNull();
+  const signature = await s.env.db
+    .selectFrom('evaluation_signatures')
+    .select('id')
+    .where('org_id', '=', team.org.id)
+    .where('evaluation_id', '=', row.id)
+    .execute();
+  expect(signature).toHaveLength(1);
+  await visitor.close();
 });

@@ -21,6 +21,7 @@ import { NotFoundPage } from '../../shared/NotFoundPage.tsx';
 import { liveItems } from './answers.ts';
 import { useCompleteEvaluation, useEvaluation, useStartEvaluation } from './api.ts';
 import { EvaluationDetails } from './EvaluationDetails.tsx';
+import { ReportPanel } from './ReportPanel.tsx';
 import { EvaluationForm, type SignOff } from './EvaluationForm.tsx';
 import { uploadMemberSignature } from './signOff/upload.ts';
 import { memberEvidence } from './evidence/targets.ts';
@@ -129,6 +130,7 @@ export function EvaluationPage() {
       <Page title={evaluation.cardName} size="sm">
         <EvaluationDetails evaluation={evaluation} />
         <EvaluationFeedback evaluation={evaluation} />
+        <ReportPanel evalID={evaluation.ID} />
         {backLink}
       </Page>
     );
