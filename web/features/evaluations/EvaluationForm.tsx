@@ -3,17 +3,23 @@
  * saying what is missing), then Submit. The answers become add-results' results.
  */
 import { Button, Group, Stack, Text } from '@mantine/core';
-import { useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useRef, useState, type FormEvent } from 'react';
 import type { CardItem } from '../../../common/api/index.ts';
 import { missingEvidence, takesEvidence } from '../../../common/evidence.ts';
 import { missingSignOff } from '../../../common/signOff.ts';
 import { ErrorText } from '../../components/ErrorText.tsx';
+import { Loading } from '../../components/Loading.tsx';
 import { noAnswers, toResults, unanswered, passes, type Answers } from './answers.ts';
 import classes from './EvaluationForm.module.css';
 import { Instruction, NumericQuestion, PassFailQuestion, TextQuestion } from './Questions.tsx';
 import { ItemEvidence } from './evidence/ItemEvidence.tsx';
 import { usePhotoUploads, type EvidenceTarget } from './evidence/usePhotoUploads.ts';
-import { SignOffField, type SignOffHandle } from './signOff/SignOffField.tsx';
+import type { SignOffHandle } from './signOff/SignOffField.tsx';
+
+// The signature pad is loaded only for a card that requires sign-off (it stays out of the first page's bundle).
+const SignOffField = lazy(() =>
+  import('./signOff/SignOffField.tsx').then((module) => ({ default: module.SignOffField })),
+);
 
 /** What a card requiring sign-off is submitted with (issue 13). */
 export interface SignOff {
@@ -182,13 +188,15 @@ export function EvaluationForm({
         </Stack>
 
         {signOffRequired && (
-          <SignOffField
-            ref={signOffRef}
-            name={signedName}
-            onName={setSignedName}
-            onSigned={setSigned}
-            error={missing.length === 0 && !evidenceProblem ? signOffProblem : null}
-          />
+          <Suspense fallback={<Loading label="Loading the signature box" />}>
+            <SignOffField
+              ref={signOffRef}
+              name={signedName}
+              onName={setSignedName}
+              onSigned={setSigned}
+              error={missing.length === 0 && !evidenceProblem ? signOffProblem : null}
+            />
+          </Suspense>
         )}
 
         <div className={classes.footer}>
