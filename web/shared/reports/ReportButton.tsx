@@ -3,7 +3,7 @@
  * by the server and saved by the browser. Shown wherever an evaluation is opened: its modal (board view
  * and Evaluations tab) and the action raised from it.
  */
-import { Button, Group, SegmentedControl, Stack } from '@mantine/core';
+import { Button, Group, NativeSelect, Stack } from '@mantine/core';
 import { useState } from 'react';
 import { api } from '../../../common/api/index.ts';
 import type { PaperSize } from '../../../common/signOff.ts';
@@ -39,11 +39,11 @@ export function ReportButton({
         <Button variant="default" leftSection={<DownloadIcon size={16} />} loading={busy} onClick={download}>
           {label}
         </Button>
-        <SegmentedControl
-          size="xs"
+        <NativeSelect
+          size="sm"
           aria-label="Paper size"
           value={paper}
-          onChange={(value) => setPaper(value as PaperSize)}
+          onChange={(event) => setPaper(event.currentTarget.value as PaperSize)}
           data={[
             { value: 'a4', label: 'A4' },
             { value: 'letter', label: 'US Letter' },
