@@ -13,7 +13,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import type { Db } from '../../db/index.ts';
 import { AppError, badRequest, conflict, tooManyRequests } from '../../errors.ts';
 import { passwordResetMail, signupAttemptMail, verificationMail } from '../../mail/templates.ts';
-import { checkTimeZone } from '../org/service.ts';
+import { checkTimeZone } from '../shared/orgTimeZone.ts';
 import { orgPath } from '../shared/urls.ts';
 import { emailKey, insertUser } from '../shared/users.ts';
 
