@@ -1,6 +1,11 @@
-import { ComingSoonPage } from '../../shared/ComingSoonPage.tsx';
+import { Page } from '../../components/Page.tsx';
+import { SsoSettings } from './SsoSettings.tsx';
 
-/** /q/{org}/admin (SPEC §2: 'Coming soon.', for owners). */
+/** /q/{org}/admin, for owners (SPEC §2's 'Coming soon.' until issue 14 gave it single sign-on). */
 export function AccountSettingsPage() {
-  return <ComingSoonPage title="Account Settings" />;
+  return (
+    <Page title="Account Settings">
+      <SsoSettings />
+    </Page>
+  );
 }
