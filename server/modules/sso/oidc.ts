@@ -109,3 +109,10 @@ export async function exchange(
 export function isAccessDenied(error: unknown): boolean {
   return error instanceof client.AuthorizationResponseError && error.error === 'access_denied';
 }
+
+/** What went wrong, for the log: openid-client's message and the check underneath (e.g. the claim). */
+export function reasonOf(error: unknown): string {
+  const reasons: string[] = [];
+  for (let e: unknown = error; e instanceof Error && reasons.length < 3; e = e.cause) reasons.push(e.message);
+  return reasons.join(': ');
+}

@@ -17,7 +17,15 @@ import { AppError, badRequest, tooManyRequests } from '../../errors.ts';
 import { signInUser } from '../shared/signIn.ts';
 import { orgPath } from '../shared/urls.ts';
 import { emailKey, insertUser } from '../shared/users.ts';
-import { authorizationUrl, discover, exchange, isAccessDenied, newChecks, type Identity } from './oidc.ts';
+import {
+  authorizationUrl,
+  discover,
+  exchange,
+  isAccessDenied,
+  newChecks,
+  reasonOf,
+  type Identity,
+} from './oidc.ts';
 
 /** A sign-in must come back from the provider within this time. */
 export const SSO_STATE_TTL_MS = 10 * 60_000;
@@ -145,7 +153,7 @@ export async function start(ctx: CallContext, orgName: string) {
     const provider = await discover(providerOf(row), { allowInsecure: config.ssoAllowInsecure, now });
     url = await authorizationUrl(provider, redirectUri(config), checks);
   } catch (error) {
-    ctx.log.warn({ orgId: row.orgId, reason: (error as Error).message }, 'sso: provider discovery failed');
+    ctx.log.warn({ orgId: row.orgId, reason: reasonOf(error) }, 'sso: provider discovery failed');
     throw new AppError('BAD_GATEWAY', ssoMessages.providerUnreachable);
   }
   const browser = randomToken();
@@ -242,7 +250,7 @@ export async function complete(
   } catch (error) {
     if (isAccessDenied(error)) return failure('cancelled', row.orgName);
     // The provider's own words stay in the log, never on the page.
-    request.log.warn({ orgId: row.orgId, reason: (error as Error).message }, 'sso: sign-in refused');
+    request.log.warn({ orgId: row.orgId, reason: reasonOf(error) }, 'sso: sign-in refused');
     return failure('failed', row.orgName);
   }
   if (!identity.email || !identity.emailVerified) return failure('unverified', row.orgName);

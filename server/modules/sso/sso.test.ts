@@ -4,12 +4,14 @@
  * refusal (wrong audience, expired ID token, replayed or foreign state, SSO off, unverified or foreign
  * addresses, removed members), and password sign-in when SSO is required. Both databases.
  */
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SSO_CALLBACK_PATH, SSO_FAILURES, ssoMessages } from '../../../common/sso.ts';
 import { SESSION_COOKIE } from '../../auth/sessions.ts';
 import { buildTeam, unique } from '../../test/factories.ts';
 import { call, describeEachDatabase, type TestEnv } from '../../test/harness.ts';
 import { signInAtProvider, startTestProvider, type TestProvider } from '../../test/oidcProvider.ts';
+import { runMaintenance } from '../../jobs/maintenance.ts';
+import { authorizationUrl, discover, exchange, newChecks, reasonOf } from './oidc.ts';
 import { SSO_BROWSER_COOKIE, SSO_STATE_TTL_MS } from './service.ts';
 
 const CLIENT = { client_id: 'checkboard', client_secret: 'the-apps-client-secret' };
@@ -238,6 +240,30 @@ describeEachDatabase('single sign-on', (env) => {
     expect(await callback(env, forged, browser)).toEqual({ location: '/login?sso=expired', cookie: null });
   });
 
+  it('two callbacks with the same state at once: one signs in, the other is refused', async () => {
+    await configure(env, team);
+    const { url, browser } = await start(env, team.org.name);
+    const returned = await signInAtProvider(url, person(team.evaluator.email));
+    const both = await Promise.all([callback(env, returned, browser), callback(env, returned, browser)]);
+    expect(both.filter((answer) => answer.cookie !== null)).toHaveLength(1);
+    expect(both.map((answer) => answer.location).sort()).toEqual([
+      `${loginPage(team.org.name)}?sso=expired`,
+      `${loginPage(team.org.name)}?sso=signed-in`,
+    ]);
+  });
+
+  it('the hourly purge removes sign-ins past their expiry, used or not', async () => {
+    await configure(env, team);
+    await start(env, team.org.name);
+    const states = () =>
+      env.db.selectFrom('sso_states').select('id').where('org_id', '=', team.org.id).execute();
+    expect(await states()).toHaveLength(1);
+    await runMaintenance(env.services);
+    expect(await states()).toHaveLength(1);
+    await runMaintenance(env.services, env.clock.now() + SSO_STATE_TTL_MS);
+    expect(await states()).toEqual([]);
+  });
+
   it('refuses a callback in another browser than the one that started the sign-in', async () => {
     await configure(env, team);
     const { url } = await start(env, team.org.name);
@@ -401,6 +427,45 @@ describeEachDatabase('single sign-on', (env) => {
   it('the failure codes all have words for the sign-in page', () => {
     for (const code of ['failed', 'expired', 'disabled', 'unverified', 'domain', 'removed', 'elsewhere'])
       expect(SSO_FAILURES).toHaveProperty(code);
+  });
+});
+
+describe('the OpenID Connect client checks the ID token itself', () => {
+  const app = { issuer: '', clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret };
+  beforeEach(() => {
+    app.issuer = provider.issuer;
+    provider.idTokenTtl = 3600;
+    provider.impersonate = null;
+  });
+
+  async function returnedCode(now: number) {
+    const config = await discover(app, { allowInsecure: true, now });
+    const checks = newChecks();
+    const url = await authorizationUrl(config, REDIRECT_URI, checks);
+    const returned = await signInAtProvider(url.href, person(`${unique('oidc')}@example.com`));
+    return () => exchange(config, returned, checks);
+  }
+
+  it('answers the verified address (from UserInfo when the ID token has none)', async () => {
+    const identity = await (await returnedCode(Date.now()))();
+    expect(identity).toMatchObject({ email: expect.stringMatching(/@example\.com$/), emailVerified: true });
+  });
+
+  it('refuses an ID token for another audience', async () => {
+    provider.impersonate = { clientId: OTHER_CLIENT.client_id, clientSecret: OTHER_CLIENT.client_secret };
+    const error = await (await returnedCode(Date.now()))().catch((e: unknown) => e);
+    expect(reasonOf(error)).toMatch(/"aud" \(audience\)/);
+  });
+
+  it('refuses an expired ID token, by the app’s clock', async () => {
+    provider.idTokenTtl = 60;
+    const error = await (await returnedCode(Date.now() + 5 * 60_000))().catch((e: unknown) => e);
+    expect(reasonOf(error)).toMatch(/"exp" \(expiration time\)/);
+  });
+
+  it('refuses a plain http:// issuer unless allowed', async () => {
+    const error = await discover(app, { allowInsecure: false, now: Date.now() }).catch((e: unknown) => e);
+    expect(reasonOf(error)).toMatch(/https/i);
   });
 });
 
