@@ -23,19 +23,19 @@ test('the Owner turns SSO on; a new person signs in with it and joins as an Eval
   const team = await seed().team();
   const org = encodeURIComponent(team.org.name);
   await signInAs(page, team.owner.cookie);
-  await page.goto(`/q/${org}/admin`);
-  await expect(page.getByRole('heading', { level: 1, name: 'Account Settings' })).toBeVisible();
+  await page.goto(`/q/${org}/settings`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Organisation settings' })).toBeVisible();
   const form = page.getByRole('form', { name: 'Single sign-on (OpenID Connect)' });
   await expect(form.getByTestId('sso-redirect-uri')).toHaveText(/\/api\/sso\/callback$/);
   await expect(form.getByText('Not set.')).toBeVisible();
-  await expectAccessible(page, 'account settings');
+  await expectAccessible(page, 'organisation settings');
 
   // A plain mistake first: the message is shown by the field, nothing is saved.
   await form.getByLabel('Turn on single sign-on').check();
   await form.getByRole('textbox', { name: 'Issuer URL' }).fill(provider.issuer);
   await form.getByRole('button', { name: 'Save single sign-on settings' }).click();
   await expect(form.getByText('Enter the client ID.')).toBeVisible();
-  await expectAccessible(page, 'account settings with an error');
+  await expectAccessible(page, 'organisation settings with an error');
 
   await form.getByRole('textbox', { name: 'Client ID' }).fill(CLIENT.client_id);
   await form.getByLabel('Client secret').fill(CLIENT.client_secret);

@@ -81,6 +81,8 @@ export const evaluation = z.object({
   hasFeedback: z.boolean(),
   completedTime: dateTime,
   isUsers: z.boolean(),
+  /** Our addition (docs/decisions/0730): present when completedTime is the device's, captured offline. */
+  completedOnDevice: z.literal(true).optional(),
   results: z.array(result).optional(),
 });
 export type Evaluation = z.infer<typeof evaluation>;
@@ -128,8 +130,14 @@ export const userData = z.object({
   isPaid: z.boolean(),
   name: z.string(),
   orgName: z.string(),
+  /** Our addition (docs/decisions/0587): the organisation's IANA time zone. */
+  timeZone: z.string(),
 });
 export type UserData = z.infer<typeof userData>;
+
+/** The organisation's own settings (docs/decisions/0587). */
+export const orgSettings = z.object({ orgName: z.string(), timeZone: z.string() });
+export type OrgSettings = z.infer<typeof orgSettings>;
 
 export const DURATIONS = ['Days', 'Weeks', 'Months', 'Quarters', 'Years'] as const;
 export const TIME_DIVISIONS = [...DURATIONS, 'Custom Interval'] as const;

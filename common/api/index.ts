@@ -11,11 +11,13 @@ import * as dashboards from './dashboards.ts';
 import * as evaluations from './evaluations.ts';
 import * as evidence from './evidence.ts';
 import * as sso from './sso.ts';
+import * as org from './org.ts';
 import * as users from './users.ts';
 import * as webhooks from './webhooks.ts';
 
 export const api = {
   ...accounts,
+  ...org,
   ...billing,
   ...users,
   ...boards,
@@ -33,6 +35,7 @@ export const api = {
 /** The calls by area, as the API reference (GET /api/openapi.json, /q/{org}/docs) groups them. */
 export const apiAreas = {
   Accounts: accounts,
+  Organisation: org,
   Billing: billing,
   Users: users,
   Boards: boards,

@@ -12,11 +12,13 @@ import { evaluationHandlers } from './evaluations/routes.ts';
 import { evidenceHandlers } from './evidence/routes.ts';
 import { feedbackHandlers } from './feedback/routes.ts';
 import { ssoHandlers } from './sso/routes.ts';
+import { orgHandlers } from './org/routes.ts';
 import { userHandlers } from './users/routes.ts';
 import { webhookHandlers } from './webhooks/routes.ts';
 
 export const allHandlers = {
   ...accountHandlers,
+  ...orgHandlers,
   ...anonymousHandlers,
   ...billingHandlers,
   ...userHandlers,

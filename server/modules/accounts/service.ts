@@ -16,6 +16,7 @@ import { AppError, badRequest, conflict, forbidden, tooManyRequests } from '../.
 import { passwordResetMail, signupAttemptMail, verificationMail } from '../../mail/templates.ts';
 import { signInUser } from '../shared/signIn.ts';
 import { passwordRefusedBySso } from '../shared/sso.ts';
+import { checkTimeZone } from '../org/service.ts';
 import { orgPath } from '../shared/urls.ts';
 import { emailKey, insertUser } from '../shared/users.ts';
 
@@ -59,8 +60,13 @@ async function findLiveUser(db: Db, email: string) {
     .executeTakeFirst();
 }
 
-export async function signup(ctx: CallContext, input: { orgname: string; email: string; password: string }) {
+export async function signup(
+  ctx: CallContext,
+  input: { orgname: string; email: string; password: string; timeZone?: string | undefined },
+) {
   const { db, now, config, request } = ctx;
+  // Checked before anything is counted or written; without one the organisation starts in UTC.
+  const timeZone = input.timeZone === undefined ? 'UTC' : checkTimeZone(input.timeZone);
   // Counted atomically; a refused or failed sign-up rolls back with its transaction, slots included.
   const since = now - HOUR;
   const byAddress = `signup-ip:${request.ip}`;
@@ -98,6 +104,7 @@ export async function signup(ctx: CallContext, input: { orgname: string; email: 
         num_departments: 0,
         billing_customer_id: null,
         billing_subscription_id: null,
+        time_zone: timeZone,
         created_at: now,
         updated_at: now,
       })

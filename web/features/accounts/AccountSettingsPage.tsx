@@ -1,11 +1,6 @@
-import { Page } from '../../components/Page.tsx';
-import { SsoSettings } from './SsoSettings.tsx';
+import { ComingSoonPage } from '../../shared/ComingSoonPage.tsx';
 
-/** /q/{org}/admin, for owners (SPEC §2's 'Coming soon.' until issue 14 gave it single sign-on). */
+/** /q/{org}/admin (SPEC §2: 'Coming soon.', for owners). */
 export function AccountSettingsPage() {
-  return (
-    <Page title="Account Settings">
-      <SsoSettings />
-    </Page>
-  );
+  return <ComingSoonPage title="Account Settings" />;
 }

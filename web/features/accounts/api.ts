@@ -10,7 +10,6 @@ import { useCallMutation } from '../../lib/mutation.ts';
 
 export const accountKeys = {
   users: ['users'] as const,
-  ssoSettings: ['sso-settings'] as const,
   ssoLoginOptions: (orgName: string) => ['sso-login-options', orgName] as const,
 };
 
@@ -22,12 +21,7 @@ export const useAddUser = () => useCallMutation(api.addUser, { invalidates: [acc
 export const useEditUser = () => useCallMutation(api.editUser, { invalidates: [accountKeys.users] });
 export const useDeleteUser = () => useCallMutation(api.deleteUser, { invalidates: [accountKeys.users] });
 
-/** Single sign-on (docs/decisions/0720): the Owner's settings, and what the sign-in page offers. */
-export const ssoSettingsQuery = () =>
-  queryOptions({ queryKey: accountKeys.ssoSettings, queryFn: () => callApi(api.getSsoSettings, {}) });
-export const useSsoSettings = () => useQuery(ssoSettingsQuery());
-export const useSetSsoSettings = () =>
-  useCallMutation(api.setSsoSettings, { invalidates: [accountKeys.ssoSettings] });
+/** Single sign-on (docs/decisions/0720): what the organisation's sign-in page offers. */
 export const ssoLoginOptionsQuery = (orgName: string) =>
   queryOptions({
     queryKey: accountKeys.ssoLoginOptions(orgName),

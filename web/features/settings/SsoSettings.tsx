@@ -91,7 +91,7 @@ function SsoForm({ answer }: { answer: Answer }) {
   return (
     <form onSubmit={submit} noValidate aria-labelledby="sso-heading">
       <Stack gap="md" maw={560}>
-        <Title order={2} id="sso-heading">
+        <Title order={2} size="h3" id="sso-heading">
           Single sign-on (OpenID Connect)
         </Title>
         <Text size="sm">
