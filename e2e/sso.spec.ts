@@ -11,8 +11,8 @@ import { expect, expectAccessible, seed, signInAs, test } from './fixtures.ts';
 const CLIENT = { client_id: 'checkboard-e2e', client_secret: 'checkboard-e2e-client-secret' };
 let provider: TestProvider;
 
-test.beforeAll(async ({}, info) => {
-  const appUrl = String(info.project.use.baseURL);
+test.beforeAll(async () => {
+  const appUrl = String(test.info().project.use.baseURL);
   provider = await startTestProvider({
     clients: [{ ...CLIENT, redirect_uris: [`${appUrl}${SSO_CALLBACK_PATH}`] }],
   });
@@ -39,8 +39,10 @@ test('the Owner turns SSO on; a new person signs in with it and joins as an Eval
 
   await form.getByRole('textbox', { name: 'Client ID' }).fill(CLIENT.client_id);
   await form.getByLabel('Client secret').fill(CLIENT.client_secret);
-  await form.getByRole('combobox', { name: 'Role of members added at their first sign-in' }).click();
-  await page.getByRole('option', { name: 'Evaluator', exact: true }).click();
+  await form
+    .getByRole('radiogroup', { name: 'Role of members added at their first sign-in' })
+    .getByRole('radio', { name: 'Evaluator' })
+    .check();
   await form.getByRole('button', { name: 'Save single sign-on settings' }).click();
   await expect(form.getByRole('status')).toHaveText('Single sign-on settings saved.');
   await expect(form.getByText('Set. Leave empty to keep it, or enter a new one.')).toBeVisible();

@@ -10,7 +10,7 @@ import {
   CopyButton,
   Group,
   PasswordInput,
-  Select,
+  Radio,
   Stack,
   Switch,
   Text,
@@ -132,12 +132,16 @@ function SsoForm({ answer }: { answer: Answer }) {
           maxLength={SSO_CLIENT_SECRET_MAX}
           {...form.getInputProps('clientSecret')}
         />
-        <Select
+        <Radio.Group
           label="Role of members added at their first sign-in"
-          data={SSO_ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }))}
-          allowDeselect={false}
           {...form.getInputProps('defaultRole')}
-        />
+        >
+          <Group gap="lg" mt={6}>
+            {SSO_ROLES.map((role) => (
+              <Radio key={role} value={role} label={ROLE_LABELS[role]} />
+            ))}
+          </Group>
+        </Radio.Group>
         <Textarea
           label="Allowed email domains"
           description="One per line, e.g. example.com. Empty: any address the provider has verified may join."
