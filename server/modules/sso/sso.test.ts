@@ -264,6 +264,20 @@ describeEachDatabase('single sign-on', (env) => {
     expect(await states()).toEqual([]);
   });
 
+  it('an unreachable provider: the start says so, writes no state and leaks nothing of the cause', async () => {
+    // A port nobody listens on (the provider's own, after a test server there closed).
+    const closed = await startTestProvider({ clients: [] });
+    await closed.close();
+    await configure(env, team, { issuer: closed.issuer });
+    const answer = await call(env, 'startSso', { orgName: team.org.name });
+    expect(answer).toEqual(
+      expect.objectContaining({ status: 502, body: { errMsg: ssoMessages.providerUnreachable } }),
+    );
+    expect(
+      await env.db.selectFrom('sso_states').select('id').where('org_id', '=', team.org.id).execute(),
+    ).toEqual([]);
+  });
+
   it('refuses a callback in another browser than the one that started the sign-in', async () => {
     await configure(env, team);
     const { url } = await start(env, team.org.name);
