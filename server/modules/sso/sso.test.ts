@@ -12,7 +12,7 @@ import { call, describeEachDatabase, type TestEnv } from '../../test/harness.ts'
 import { signInAtProvider, startTestProvider, type TestProvider } from '../../test/oidcProvider.ts';
 import { runMaintenance } from '../../jobs/maintenance.ts';
 import { authorizationUrl, discover, exchange, newChecks, reasonOf } from './oidc.ts';
-import { SSO_BROWSER_COOKIE, SSO_STATE_TTL_MS } from './service.ts';
+import { SSO_BROWSER_COOKIE, SSO_STARTS_PER_ADDRESS, SSO_STATE_TTL_MS } from './service.ts';
 
 const CLIENT = { client_id: 'checkboard', client_secret: 'the-apps-client-secret' };
 const OTHER_CLIENT = { client_id: 'another-app', client_secret: 'another-apps-secret' };
@@ -276,6 +276,26 @@ describeEachDatabase('single sign-on', (env) => {
     expect(
       await env.db.selectFrom('sso_states').select('id').where('org_id', '=', team.org.id).execute(),
     ).toEqual([]);
+  });
+
+  it('limits the starts from one address, since each writes a row and asks the provider', async () => {
+    await configure(env, team);
+    // Bring the address to the edge rather than make 60 starts.
+    const bucket = 'sso-start:127.0.0.1';
+    await env.db.deleteFrom('rate_limit_events').where('bucket', '=', bucket).execute();
+    await env.db
+      .insertInto('rate_limit_events')
+      .values(
+        Array.from({ length: SSO_STARTS_PER_ADDRESS - 1 }, () => ({ bucket, created_at: env.clock.now() })),
+      )
+      .execute();
+    expect((await call(env, 'startSso', { orgName: team.org.name })).status).toBe(200);
+    const refused = await call(env, 'startSso', { orgName: team.org.name });
+    expect(refused).toMatchObject({ status: 429, body: { errMsg: ssoMessages.tooManyStarts } });
+    expect(
+      await env.db.selectFrom('sso_states').select('id').where('org_id', '=', team.org.id).execute(),
+    ).toHaveLength(1);
+    await env.db.deleteFrom('rate_limit_events').where('bucket', '=', bucket).execute();
   });
 
   it('refuses a callback in another browser than the one that started the sign-in', async () => {
