@@ -11,6 +11,7 @@ import { cardHandlers } from './cards/routes.ts';
 import { evaluationHandlers } from './evaluations/routes.ts';
 import { evidenceHandlers } from './evidence/routes.ts';
 import { feedbackHandlers } from './feedback/routes.ts';
+import { ssoHandlers } from './sso/routes.ts';
 import { orgHandlers } from './org/routes.ts';
 import { userHandlers } from './users/routes.ts';
 import { webhookHandlers } from './webhooks/routes.ts';
@@ -30,6 +31,7 @@ export const allHandlers = {
   ...actionHandlers,
   ...apiTokenHandlers,
   ...webhookHandlers,
+  ...ssoHandlers,
 };
 
 /**
