@@ -24,6 +24,8 @@ export const signOffMessages = {
   tooWide: `A signature can be at most ${SIGNATURE_SIDE_MAX} pixels wide or high.`,
   empty: 'The signature is empty. Please sign again.',
   uploadType: 'A signature must be sent as PNG image data (Content-Type image/png).',
+  needsNetwork:
+    'This card needs a sign-off, which is sent over the network: submit again when this device is back online.',
 } as const;
 
 /**

@@ -302,6 +302,36 @@ export interface ApiTokensTable {
   window_count: Generated<number>;
 }
 
+/** An organisation's OpenID Connect sign-in (docs/decisions/0720); at most one row per organisation. */
+export interface SsoSettingsTable {
+  id: Generated<number>;
+  org_id: number;
+  enabled: number;
+  issuer: string;
+  client_id: string;
+  /** Never answered to the browser: the settings call says only whether it is set. */
+  client_secret: string | null;
+  default_role: 'viewer' | 'evaluator' | 'admin';
+  /** Lower-case domains, comma-separated; empty for any domain. */
+  allowed_domains: string;
+  require_sso: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One sign-in in flight: found by the hash of its state, used once, short-lived. */
+export interface SsoStatesTable {
+  id: Generated<number>;
+  org_id: number;
+  state_hash: string;
+  browser_hash: string;
+  nonce: string;
+  code_verifier: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
 export interface WebhookEndpointsTable {
   id: Generated<number>;
   org_id: number;
@@ -463,6 +493,8 @@ export interface DB {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   action_photos: ActionPhotosTable;
+  sso_settings: SsoSettingsTable;
+  sso_states: SsoStatesTable;
   evaluation_counts: EvaluationCountsTable;
   evaluation_totals: EvaluationTotalsTable;
   idempotency_records: IdempotencyRecordsTable;

@@ -45,6 +45,8 @@ async function snapshot(env: TestEnv, orgId: number) {
     'webhook_deliveries',
     'evaluation_signatures',
     'report_links',
+    'sso_settings',
+    'sso_states',
   ] as const;
   const out: Record<string, unknown> = {
     organization: await env.db.selectFrom('organizations').selectAll().where('id', '=', orgId).execute(),

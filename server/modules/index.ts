@@ -12,6 +12,7 @@ import { evaluationHandlers } from './evaluations/routes.ts';
 import { evidenceHandlers } from './evidence/routes.ts';
 import { feedbackHandlers } from './feedback/routes.ts';
 import { reportHandlers } from './reports/routes.ts';
+import { ssoHandlers } from './sso/routes.ts';
 import { orgHandlers } from './org/routes.ts';
 import { userHandlers } from './users/routes.ts';
 import { webhookHandlers } from './webhooks/routes.ts';
@@ -32,6 +33,7 @@ export const allHandlers = {
   ...apiTokenHandlers,
   ...webhookHandlers,
   ...reportHandlers,
+  ...ssoHandlers,
 };
 
 /**
