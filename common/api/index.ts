@@ -10,6 +10,7 @@ import * as cards from './cards.ts';
 import * as dashboards from './dashboards.ts';
 import * as evaluations from './evaluations.ts';
 import * as evidence from './evidence.ts';
+import * as schedules from './schedules.ts';
 import * as users from './users.ts';
 import * as webhooks from './webhooks.ts';
 
@@ -24,6 +25,7 @@ export const api = {
   ...anonymous,
   ...dashboards,
   ...actions,
+  ...schedules,
   ...apiTokens,
   ...webhooks,
 } as const;
@@ -40,6 +42,7 @@ export const apiAreas = {
   Anonymous: anonymous,
   Analytics: dashboards,
   Actions: actions,
+  Schedules: schedules,
   'API tokens': apiTokens,
   Webhooks: webhooks,
 } as const;
@@ -48,6 +51,7 @@ export type Api = typeof api;
 export type CallName = keyof Api;
 
 export * from './actionTypes.ts';
+export * from './scheduleTypes.ts';
 export * from './define.ts';
 export * from './entities.ts';
 export * from './inputs.ts';

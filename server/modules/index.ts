@@ -11,6 +11,7 @@ import { cardHandlers } from './cards/routes.ts';
 import { evaluationHandlers } from './evaluations/routes.ts';
 import { evidenceHandlers } from './evidence/routes.ts';
 import { feedbackHandlers } from './feedback/routes.ts';
+import { scheduleHandlers } from './schedules/routes.ts';
 import { userHandlers } from './users/routes.ts';
 import { webhookHandlers } from './webhooks/routes.ts';
 
@@ -26,6 +27,7 @@ export const allHandlers = {
   ...feedbackHandlers,
   ...analyticsHandlers,
   ...actionHandlers,
+  ...scheduleHandlers,
   ...apiTokenHandlers,
   ...webhookHandlers,
 };
