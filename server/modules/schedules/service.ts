@@ -37,6 +37,7 @@ export interface ScheduleRow extends ScheduleTiming {
   cardId: number;
   cardName: string;
   assignees: { id: number; email: string }[];
+  createdAt: number;
 }
 
 export interface TimingInput {
@@ -109,6 +110,7 @@ export async function loadSchedules(
       'schedules.end_date',
       'schedules.window_start',
       'schedules.window_end',
+      'schedules.created_at',
       'boards.name as board_name',
       'cards.name as card_name',
     ])
@@ -161,6 +163,7 @@ export async function loadSchedules(
     windowStart: row.window_start,
     windowEnd: row.window_end,
     assignees: assignees.filter((a) => a.schedule_id === row.id).map((a) => ({ id: a.id, email: a.email })),
+    createdAt: Number(row.created_at),
   }));
 }
 
