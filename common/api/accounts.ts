@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { messages, emailSchema, nameSchema, passwordSchema } from '../validation.ts';
 import { defineCall } from './define.ts';
 import { userData } from './entities.ts';
+import { timeZone } from './inputs.ts';
 
 const none = z.strictObject({});
 const requiredEmail = z.string().trim().min(1, messages.emailRequired).max(200, messages.emailTooLong);
@@ -12,7 +13,13 @@ export const signup = defineCall({
   method: 'POST',
   access: 'public',
   mutates: true,
-  request: z.strictObject({ orgname: nameSchema, email: emailSchema, password: passwordSchema }),
+  // Our addition (docs/decisions/0587): timeZone, the Owner's browser zone, becomes the organisation's.
+  request: z.strictObject({
+    orgname: nameSchema,
+    email: emailSchema,
+    password: passwordSchema,
+    timeZone: timeZone.optional(),
+  }),
   response: z.object({ email: z.string() }),
   failMsg: 'There was an error with your request. Please try again.',
 });

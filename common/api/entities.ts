@@ -128,8 +128,14 @@ export const userData = z.object({
   isPaid: z.boolean(),
   name: z.string(),
   orgName: z.string(),
+  /** Our addition (docs/decisions/0587): the organisation's IANA time zone. */
+  timeZone: z.string(),
 });
 export type UserData = z.infer<typeof userData>;
+
+/** The organisation's own settings (docs/decisions/0587). */
+export const orgSettings = z.object({ orgName: z.string(), timeZone: z.string() });
+export type OrgSettings = z.infer<typeof orgSettings>;
 
 export const DURATIONS = ['Days', 'Weeks', 'Months', 'Quarters', 'Years'] as const;
 export const TIME_DIVISIONS = [...DURATIONS, 'Custom Interval'] as const;

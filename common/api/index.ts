@@ -10,12 +10,14 @@ import * as cards from './cards.ts';
 import * as dashboards from './dashboards.ts';
 import * as evaluations from './evaluations.ts';
 import * as evidence from './evidence.ts';
+import * as org from './org.ts';
 import * as schedules from './schedules.ts';
 import * as users from './users.ts';
 import * as webhooks from './webhooks.ts';
 
 export const api = {
   ...accounts,
+  ...org,
   ...billing,
   ...users,
   ...boards,
@@ -33,6 +35,7 @@ export const api = {
 /** The calls by area, as the API reference (GET /api/openapi.json, /q/{org}/docs) groups them. */
 export const apiAreas = {
   Accounts: accounts,
+  Organisation: org,
   Billing: billing,
   Users: users,
   Boards: boards,

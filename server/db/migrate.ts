@@ -12,6 +12,7 @@ import { actions } from './migrations/0015_actions.ts';
 import { apiTokens } from './migrations/0016_api_tokens.ts';
 import { webhooks } from './migrations/0017_webhooks.ts';
 import { actionPhotos } from './migrations/0018_action_photos.ts';
+import { orgTimeZone } from './migrations/0019_org_time_zone.ts';
 import { schedules } from './migrations/0020_schedules.ts';
 
 /** Migrations are code, imported statically so they ship in the build; names sort in order. */
@@ -29,6 +30,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0016_api_tokens': apiTokens(dialect),
     '0017_webhooks': webhooks(dialect),
     '0018_action_photos': actionPhotos(dialect),
+    '0019_org_time_zone': orgTimeZone(dialect),
     '0020_schedules': schedules(dialect),
   };
 }

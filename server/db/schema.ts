@@ -2,7 +2,7 @@
  * The tables as Kysely sees them. Conventions (docs/architecture.md): integer ids, times as epoch milliseconds
  * set by the application, booleans as 0/1, names with a lower-cased `name_key` for case-insensitive rules.
  */
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { Role } from '../../common/roles.ts';
 import type { CardItemType } from '../../common/api/entities.ts';
 import type { ActionPriority, ActionStatus } from '../../common/actions.ts';
@@ -17,6 +17,8 @@ export interface OrganizationsTable {
   num_departments: number;
   billing_customer_id: string | null;
   billing_subscription_id: string | null;
+  /** IANA zone (docs/decisions/0587); UTC for organisations made before it existed. */
+  time_zone: ColumnType<string, string | undefined, string>;
   created_at: number;
   updated_at: number;
 }

@@ -11,12 +11,14 @@ import { cardHandlers } from './cards/routes.ts';
 import { evaluationHandlers } from './evaluations/routes.ts';
 import { evidenceHandlers } from './evidence/routes.ts';
 import { feedbackHandlers } from './feedback/routes.ts';
+import { orgHandlers } from './org/routes.ts';
 import { scheduleHandlers } from './schedules/routes.ts';
 import { userHandlers } from './users/routes.ts';
 import { webhookHandlers } from './webhooks/routes.ts';
 
 export const allHandlers = {
   ...accountHandlers,
+  ...orgHandlers,
   ...anonymousHandlers,
   ...billingHandlers,
   ...userHandlers,

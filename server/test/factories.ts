@@ -24,7 +24,7 @@ export interface TestOrg {
 
 export async function buildOrg(
   env: Env,
-  overrides: { name?: string; paid?: boolean; numDepartments?: number } = {},
+  overrides: { name?: string; paid?: boolean; numDepartments?: number; timeZone?: string } = {},
 ): Promise<TestOrg> {
   const name = overrides.name ?? unique('Org ');
   const now = env.clock.now();
@@ -38,6 +38,7 @@ export async function buildOrg(
       num_departments: paid ? (overrides.numDepartments ?? 10) : 0,
       billing_customer_id: null,
       billing_subscription_id: null,
+      time_zone: overrides.timeZone ?? 'UTC',
       created_at: now,
       updated_at: now,
     })

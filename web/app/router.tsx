@@ -22,6 +22,7 @@ import { EvaluationSelectionPage } from '../features/evaluations/EvaluationSelec
 import { EvaluationsTab } from '../features/evaluations/EvaluationsTab.tsx';
 import { FeedbackTab } from '../features/evaluations/feedback/FeedbackTab.tsx';
 import { LandingPage } from '../features/landing/LandingPage.tsx';
+import { OrgSettingsPage } from '../features/settings/OrgSettingsPage.tsx';
 import { ComingSoonPage } from '../shared/ComingSoonPage.tsx';
 import { NotFoundPage } from '../shared/NotFoundPage.tsx';
 import { HomeLayout } from '../features/org/HomeLayout.tsx';
@@ -72,6 +73,14 @@ export const routes: RouteObject[] = [
                 element: (
                   <RoleGate allow="accountSettings">
                     <AccountSettingsPage />
+                  </RoleGate>
+                ),
+              },
+              {
+                path: 'settings',
+                element: (
+                  <RoleGate allow="accountSettings">
+                    <OrgSettingsPage />
                   </RoleGate>
                 ),
               },

@@ -37,6 +37,8 @@ export const paths = {
   anonymousBoards: (org: string) => `/q/${enc(org)}/anon-boards`,
   analytics: (org: string) => `/q/${enc(org)}/analytics`,
   admin: (org: string) => `/q/${enc(org)}/admin`,
+  /** Our addition (docs/decisions/0587): the organisation's settings, for its Owner. */
+  orgSettings: (org: string) => `/q/${enc(org)}/settings`,
   docs: (org: string) => `/q/${enc(org)}/docs`,
   support: (org: string) => `/q/${enc(org)}/support`,
 };

@@ -2,6 +2,7 @@ import { roleFlags } from '../../../common/roles.ts';
 import { clearSessionCookies, endSession, refreshSession } from '../../auth/sessions.ts';
 import { defineHandlers } from '../../http/handlers.ts';
 import * as accounts from './service.ts';
+import { getOrgTimeZone } from '../shared/orgTimeZone.ts';
 import { orgPath } from '../shared/urls.ts';
 
 export const accountHandlers = defineHandlers({
@@ -12,11 +13,12 @@ export const accountHandlers = defineHandlers({
   requestPasswordReset: (input, ctx) => accounts.requestPasswordReset(ctx, input.username),
   resetPassword: (input, ctx) => accounts.resetPassword(ctx, input),
 
-  getUserData: async (_input, { actor }) => ({
+  getUserData: async (_input, { actor, db }) => ({
     ...roleFlags(actor.role),
     isPaid: actor.paid,
     name: actor.email,
     orgName: actor.orgName,
+    timeZone: await getOrgTimeZone(db, actor.orgId),
   }),
 
   refreshToken: async (_input, { actor, db, config, request, reply, now }) => {

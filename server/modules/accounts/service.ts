@@ -13,6 +13,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import type { Db } from '../../db/index.ts';
 import { AppError, badRequest, conflict, tooManyRequests } from '../../errors.ts';
 import { passwordResetMail, signupAttemptMail, verificationMail } from '../../mail/templates.ts';
+import { checkTimeZone } from '../org/service.ts';
 import { orgPath } from '../shared/urls.ts';
 import { emailKey, insertUser } from '../shared/users.ts';
 
@@ -56,8 +57,13 @@ async function findLiveUser(db: Db, email: string) {
     .executeTakeFirst();
 }
 
-export async function signup(ctx: CallContext, input: { orgname: string; email: string; password: string }) {
+export async function signup(
+  ctx: CallContext,
+  input: { orgname: string; email: string; password: string; timeZone?: string | undefined },
+) {
   const { db, now, config, request } = ctx;
+  // Checked before anything is counted or written; without one the organisation starts in UTC.
+  const timeZone = input.timeZone === undefined ? 'UTC' : checkTimeZone(input.timeZone);
   // Counted atomically; a refused or failed sign-up rolls back with its transaction, slots included.
   const since = now - HOUR;
   const byAddress = `signup-ip:${request.ip}`;
@@ -95,6 +101,7 @@ export async function signup(ctx: CallContext, input: { orgname: string; email: 
         num_departments: 0,
         billing_customer_id: null,
         billing_subscription_id: null,
+        time_zone: timeZone,
         created_at: now,
         updated_at: now,
       })

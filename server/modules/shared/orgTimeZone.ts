@@ -1,9 +1,11 @@
-/**
- * PLACEHOLDER until main's migration 0019 lands (organizations.time_zone): the lead's helper of the same
- * name replaces this file on merge.
- */
 import type { Db } from '../../db/index.ts';
 
-export async function getOrgTimeZone(_db: Db, _orgId: number): Promise<string> {
-  return 'UTC';
+/** The organisation's IANA time zone (docs/decisions/0587), in which its schedules and reports read time. */
+export async function getOrgTimeZone(db: Db, orgId: number): Promise<string> {
+  const row = await db
+    .selectFrom('organizations')
+    .select('time_zone')
+    .where('id', '=', orgId)
+    .executeTakeFirstOrThrow();
+  return row.time_zone;
 }

@@ -57,6 +57,11 @@ export function AppMenu({ orgFromPath }: { orgFromPath: string | undefined }) {
             Account Settings
           </Menu.Item>
         )}
+        {role && show.accountSettings(role) && (
+          <Menu.Item component={Link} to={paths.orgSettings(user!.orgName)}>
+            Organisation Settings
+          </Menu.Item>
+        )}
         <Menu.Item onClick={() => setColorScheme(scheme === 'dark' ? 'light' : 'dark')}>
           {scheme === 'dark' ? 'Light Theme' : 'Dark Theme'}
         </Menu.Item>

@@ -9,6 +9,7 @@ import { checkEmail, checkName, checkPassword, formRule } from '../../../common/
 import { Page } from '../../components/Page.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { applyServerError } from '../../lib/formErrors.ts';
+import { browserTimeZone } from '../../shared/format.ts';
 import { paths } from '../../lib/paths.ts';
 import { resendVerification, useSignup } from './api.ts';
 
@@ -34,6 +35,8 @@ export function SignupPage() {
         orgname: values.orgname.trim(),
         email: values.email.trim(),
         password: values.password,
+        // The organisation starts in the Owner's zone (docs/decisions/0587); the Owner can change it later.
+        timeZone: browserTimeZone(),
       });
       setSentTo(answer.email);
     } catch (error) {
