@@ -339,6 +339,54 @@ describeEachDatabase('schedules', (env) => {
     expect(gone.body.occurrences).toEqual([]);
   });
 
+  it("counts days and windows in the organisation's zone, across its clock change", async () => {
+    env.clock.set(at('2026-03-09T12:00:00Z'));
+    const team = await buildTeam(env, { timeZone: 'America/New_York' });
+    const card = await buildCard(env, team.org, { name: 'Opening check' });
+    const board = await buildBoard(env, team.org, { name: 'Store', cardIds: [card.id] });
+    const added = await call(
+      env,
+      'addSchedule',
+      {
+        boardID: board.id,
+        cardID: card.id,
+        rule: 'FREQ=DAILY',
+        startDate: '2026-03-06',
+        windowStart: '06:00',
+        windowEnd: '10:00',
+      },
+      { cookie: team.admin.cookie },
+    );
+    expect(added.status).toBe(200);
+    // Done on Saturday 7 March at 06:30 EST (11:30Z); Sunday 8th at 06:30 EDT (10:30Z) is in its window too.
+    for (const completedAt of [at('2026-03-07T11:30:00Z'), at('2026-03-08T10:30:00Z')])
+      await buildEvaluation(env, team.org, { board, card, user: team.evaluator, completedAt, pass: true });
+    const answer = await call(
+      env,
+      'getScheduleOccurrences',
+      { start: '2026-03-07T00:00:00Z', end: '2026-03-10T00:00:00Z', boardID: board.id },
+      { cookie: team.viewer.cookie },
+    );
+    expect(answer.body.timeZone).toBe('America/New_York');
+    expect(
+      answer.body.occurrences.map((o: { date: string; start: string; status: string }) => [
+        o.date,
+        o.start,
+        o.status,
+      ]),
+    ).toEqual([
+      ['2026-03-07', '2026-03-07T11:00:00.000Z', 'Done'],
+      ['2026-03-08', '2026-03-08T10:00:00.000Z', 'Done'],
+      // Monday 9th: 06:00-10:00 EDT ended at 14:00Z; at 12:00Z it is still open.
+      ['2026-03-09', '2026-03-09T10:00:00.000Z', 'Due'],
+    ]);
+    const counts = await call(env, 'getBoardScheduleCounts', {}, { cookie: team.viewer.cookie });
+    expect(counts.body).toEqual({
+      boards: [{ boardID: board.id, dueToday: 1, missedThisWeek: 0 }],
+      timeZone: 'America/New_York',
+    });
+  });
+
   it('mails each reminder and digest once when two runs claim the same occurrences at once', async () => {
     env.clock.set(at('2026-01-14T12:00:00Z'));
     const s = await setup(env);
