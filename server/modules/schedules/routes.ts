@@ -1,11 +1,4 @@
-import {
-  addDays,
-  complianceRate,
-  floatingDay,
-  localDay,
-  seesEverySchedule,
-  zonedInstant,
-} from '../../../common/schedules.ts';
+import { addDays, complianceRate, floatingDay, localDay, zonedInstant } from '../../../common/schedules.ts';
 import type { UserActor } from '../../context.ts';
 import type { Db } from '../../db/index.ts';
 import { defineHandlers } from '../../http/handlers.ts';
