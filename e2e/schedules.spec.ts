@@ -3,7 +3,7 @@
  * a board, starting three days ago (the app has no server test clock, so the past days stand for "the
  * next day"); the board view shows yesterday's occurrence as a missed square and today's as due, beside
  * the pass and fail squares, in all three views, with the legend; the evaluator's Schedule tab lists it,
- * and the boards panel counts it.
+ * and the boards panel counts it; the analytics screen reports its compliance.
  */
 import { expect, expectAccessible, seed, signInAs, test } from './fixtures.ts';
 
@@ -83,6 +83,13 @@ test('an administrator schedules a daily check; the board shows the missed day; 
   await expect(recent.last()).toHaveAttribute('aria-label', 'Due check, today, all day');
   await expect(recent.nth(-2)).toHaveAttribute('aria-label', /^Missed check, /);
   await expectAccessible(page, 'last 3 with schedule marks');
+
+  // Analytics: compliance per board — the three whole days since the start were all missed.
+  await page.goto(`${org}/analytics`);
+  const compliance = page.getByRole('region', { name: 'Schedule compliance' });
+  const row = compliance.getByTestId('compliance-table').getByRole('row', { name: new RegExp(board.name) });
+  await expect(row.getByRole('cell')).toHaveText(['0', '0', '3', '0%']);
+  await expectAccessible(page, 'analytics with compliance');
 
   // The evaluator: the boards panel counts the board's checks; the Schedule tab lists theirs.
   await page.goto('about:blank');
