@@ -93,7 +93,8 @@ export const UNSCOPED: { pattern: RegExp; why: string }[] = [
     why: 'the action reminders scan the open actions of every organisation (each claim then names its organisation)',
   },
   {
-    pattern: /^select distinct "organizations"\."id", "organizations"\."name" from "schedules" inner join "organizations"/,
+    pattern:
+      /^select distinct "organizations"\."id", "organizations"\."name" from "schedules" inner join "organizations"/,
     why: 'the schedule reminders find which organisations have schedules; everything after names the organisation',
   },
 ];

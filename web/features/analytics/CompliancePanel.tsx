@@ -28,8 +28,8 @@ export function CompliancePanel() {
   const boards = useBoards();
   const [days, setDays] = useState('30');
   const [boardID, setBoardID] = useState('');
-  // The range moves on with the hour, so the key is stable between renders.
-  const hour = Math.floor(Date.now() / 3_600_000);
+  // The range ends at the next whole hour, taken when the panel opens: a stable key between renders.
+  const [hour] = useState(() => Math.floor(Date.now() / 3_600_000));
   const range = useMemo(() => {
     const end = (hour + 1) * 3_600_000;
     return {
