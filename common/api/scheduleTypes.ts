@@ -1,4 +1,4 @@
-/** The objects of the schedule calls (issue 13, docs/decisions/0700-0704). */
+/** The objects of the schedule calls (issue 13, docs/decisions/0700-0703). */
 import { z } from 'zod';
 import {
   SCHEDULE_ASSIGNEES_MAX,

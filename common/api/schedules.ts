@@ -1,5 +1,5 @@
 /**
- * Schedules (issue 13, docs/decisions/0700-0704): our additions to the contract. An administrator gives a
+ * Schedules (issue 13, docs/decisions/0700-0703): our additions to the contract. An administrator gives a
  * card on a board a repeat rule in the organisation's time zone, with a daily window and assignees; each
  * occurrence is Due, Done, Missed or Late, computed from the rule and the evaluations (never stored).
  */

@@ -429,7 +429,7 @@ export interface ScheduleAssigneesTable {
   user_id: number;
 }
 
-/** What was sent about an occurrence: the claim is the row (decision 0703). */
+/** What was sent about an occurrence: the claim is the row (decision 0702). */
 export interface ScheduleNoticesTable {
   org_id: number;
   schedule_id: number;

@@ -1,5 +1,5 @@
 /**
- * Schedule reminders and the administrators' daily digest (docs/decisions/0703) as a job: one process runs
+ * Schedule reminders and the administrators' daily digest (docs/decisions/0702) as a job: one process runs
  * it every 5 minutes; each notice is also claimed in its own row, so none is ever sent twice. Quiet
  * without mail.
  */

@@ -136,7 +136,7 @@ export function actionOverdueMail(to: string, facts: ActionMailFacts, url: strin
   );
 }
 
-/** Schedules (issue 13, docs/decisions/0703): what a reminder says about one occurrence. */
+/** Schedules (issue 13, docs/decisions/0702): what a reminder says about one occurrence. */
 export interface ScheduleMailFacts {
   orgName: string;
   boardName: string;

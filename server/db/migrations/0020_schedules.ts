@@ -1,7 +1,7 @@
 import { ref, withId, type DialectName, type UntypedDb } from '../dialect.ts';
 
 /**
- * Schedules (issue 13, docs/decisions/0700-0704): when a card is due on a board. Occurrences are computed
+ * Schedules (issue 13, docs/decisions/0700-0703): when a card is due on a board. Occurrences are computed
  * from the rule for a bounded range, never stored; the only state kept per occurrence is what was sent
  * about it (schedule_notices, keyed by schedule, occurrence start and kind, so an INSERT that conflicts is
  * a reminder another process already claimed), and one missed-checks digest per organisation and day.

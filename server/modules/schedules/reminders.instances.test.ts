@@ -1,5 +1,5 @@
 /**
- * Exactly-once schedule reminders across instances (docs/decisions/0703): two apps, each with its own
+ * Exactly-once schedule reminders across instances (docs/decisions/0702): two apps, each with its own
  * connections to one database (as two processes would be), run the reminders at the same moments, many
  * times over, for several organisations in different zones; every reminder and digest reaches a real SMTP
  * server once. On PostgreSQL when TEST_DATABASE_URL is set (the claim is then raced on the server).

@@ -1,5 +1,5 @@
 /**
- * Schedule reminders (issue 13, docs/decisions/0703): the assignees are mailed when an occurrence's window
+ * Schedule reminders (issue 13, docs/decisions/0702): the assignees are mailed when an occurrence's window
  * opens (and it is not done yet) and when it ends missed; each organisation's administrators get one
  * digest a day of the day before's missed checks. Exactly once across app instances: a notice is claimed
  * by inserting its row, keyed by (schedule, occurrence start, kind) — or (organisation, day) for the

@@ -1,5 +1,5 @@
 /**
- * Schedules (issue 13, docs/decisions/0700-0704): stored rules, and their occurrences computed for a
+ * Schedules (issue 13, docs/decisions/0700-0703): stored rules, and their occurrences computed for a
  * bounded range with each one's status from the evaluations of its card on its board. The expansion and
  * the status rule are common/schedules.ts; this file loads, checks and presents.
  */

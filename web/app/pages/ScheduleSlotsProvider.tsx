@@ -1,6 +1,6 @@
 /**
  * Provides a board's due and missed occurrences (web/shared/scheduleSlots) to the evaluations feature's
- * calendars under it (issue 13, docs/decisions/0704): the range the board view draws, from the earlier of
+ * calendars under it (issue 13, docs/decisions/0703): the range the board view draws, from the earlier of
  * the month's and the 28 days' first day to the end of today, refreshed with the evaluations.
  */
 import { addDays, startOfDay } from 'date-fns';

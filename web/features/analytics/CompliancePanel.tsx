@@ -1,5 +1,5 @@
 /**
- * Schedule compliance (issue 13, docs/decisions/0705): a report of its own on the analytics screen, done on
+ * Schedule compliance (issue 13, docs/decisions/0703): a report of its own on the analytics screen, done on
  * time over due (Done, Late and Missed occurrences) per board, or per card of one board, over the last
  * 7 to 365 days, drawn as bars with the figures in a table beside them. Counted on the server in the
  * organisation's zone.

@@ -1,5 +1,5 @@
 /**
- * The home tab "Schedule" (issue 13, docs/decisions/0704): the checks due today and this week (Sunday to
+ * The home tab "Schedule" (issue 13, docs/decisions/0703): the checks due today and this week (Sunday to
  * Saturday, in the organisation's zone), each with its status in words; an evaluator sees those assigned
  * to them, an administrator every one, and the schedules themselves with Add, Edit and Delete.
  */

@@ -1,5 +1,5 @@
 /**
- * Schedule data that several places read (issue 13, docs/decisions/0704): a board's occurrences (the
+ * Schedule data that several places read (issue 13, docs/decisions/0703): a board's occurrences (the
  * board view's marks) and every board's counts (the boards panel). The Schedule tab's calls are in
  * features/schedules; its changes make these stale through the one key prefix.
  */
