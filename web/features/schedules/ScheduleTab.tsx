@@ -67,45 +67,41 @@ function OccurrenceTable({
       </Text>
     );
   return (
-    <Table.ScrollContainer minWidth={520}>
-      <Table striped verticalSpacing="xs" data-testid="occurrences">
-        <caption className="visually-hidden">{caption}</caption>
-        <Table.Thead>
-          <Table.Tr>
-            {showDay && <Table.Th scope="col">Day</Table.Th>}
-            <Table.Th scope="col">Window</Table.Th>
-            <Table.Th scope="col">Board</Table.Th>
-            <Table.Th scope="col">Card</Table.Th>
-            <Table.Th scope="col">Status</Table.Th>
+    <Table striped verticalSpacing="xs" data-testid="occurrences">
+      <caption className="visually-hidden">{caption}</caption>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th scope="col">When</Table.Th>
+          <Table.Th scope="col">Check</Table.Th>
+          <Table.Th scope="col">Status</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {occurrences.map((o) => (
+          <Table.Tr key={`${o.scheduleID}-${o.start}`} data-status={o.status}>
+            <Table.Td>
+              {showDay ? `${dayText(o.date)}, ` : ''}
+              {windowText(o, timeZone)}
+            </Table.Td>
+            <Table.Td style={{ overflowWrap: 'anywhere' }}>
+              {o.cardName} on{' '}
+              <Anchor component={Link} to={paths.board(org, o.boardName)} underline="always">
+                {o.boardName}
+              </Anchor>
+              {o.assignedToMe && (
+                <Text span size="xs" c="dimmed">
+                  {' '}
+                  (yours)
+                </Text>
+              )}
+            </Table.Td>
+            <Table.Td>
+              <StatusBadge status={o.status} />
+            </Table.Td>
           </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {occurrences.map((o) => (
-            <Table.Tr key={`${o.scheduleID}-${o.start}`} data-status={o.status}>
-              {showDay && <Table.Td>{dayText(o.date)}</Table.Td>}
-              <Table.Td>{windowText(o, timeZone)}</Table.Td>
-              <Table.Td>
-                <Anchor component={Link} to={paths.board(org, o.boardName)} underline="always">
-                  {o.boardName}
-                </Anchor>
-              </Table.Td>
-              <Table.Td>
-                {o.cardName}
-                {o.assignedToMe && (
-                  <Text span size="xs" c="dimmed">
-                    {' '}
-                    (yours)
-                  </Text>
-                )}
-              </Table.Td>
-              <Table.Td>
-                <StatusBadge status={o.status} />
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+        ))}
+      </Table.Tbody>
+    </Table>
   );
 }
 
