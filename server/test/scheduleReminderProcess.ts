@@ -57,6 +57,6 @@ for (const [index, now] of instants.entries()) {
   totals.digests += outcome.digests;
   totals.errors.push(...outcome.errors.map(String));
 }
-console.log(JSON.stringify(totals));
+process.stdout.write(`${JSON.stringify(totals)}\n`);
 mailer.close();
 await database.close();
