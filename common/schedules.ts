@@ -27,6 +27,10 @@ export const MINUTES_PER_DAY = 1440;
 export const SCHEDULE_STATUSES = ['Due', 'Done', 'Missed', 'Late'] as const;
 export type ScheduleStatus = (typeof SCHEDULE_STATUSES)[number];
 
+/** A range must run forward and span at most `days` days (62 for occurrences, 366 for compliance). */
+export const rangeMessage = (days: number) => `A range runs forward and spans at most ${days} days.`;
+export const COMPLIANCE_RANGE_MAX_DAYS = 366;
+
 export const scheduleMessages = {
   rule: 'Enter a repeat rule: FREQ=DAILY, WEEKLY, MONTHLY or YEARLY, with no time of day (the window sets it).',
   ruleLength: `The repeat rule is at most ${SCHEDULE_RULE_MAX} characters.`,
@@ -35,7 +39,6 @@ export const scheduleMessages = {
   assignee: 'Each assignee must be an evaluator, administrator or owner of the organisation.',
   tooMany: `A card has at most ${SCHEDULES_PER_CARD_MAX} schedules on a board.`,
   cardNotOnBoard: 'The card is not on this board.',
-  range: `A range runs forward and spans at most ${OCCURRENCE_RANGE_MAX_DAYS} days.`,
   notFound: 'Schedule not found.',
 } as const;
 

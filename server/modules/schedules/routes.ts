@@ -1,4 +1,11 @@
-import { addDays, complianceRate, floatingDay, localDay, zonedInstant } from '../../../common/schedules.ts';
+import {
+  COMPLIANCE_RANGE_MAX_DAYS,
+  addDays,
+  complianceRate,
+  floatingDay,
+  localDay,
+  zonedInstant,
+} from '../../../common/schedules.ts';
 import type { UserActor } from '../../context.ts';
 import type { Db } from '../../db/index.ts';
 import { defineHandlers } from '../../http/handlers.ts';
@@ -79,7 +86,7 @@ export const scheduleHandlers = defineHandlers({
   },
   getScheduleCompliance: async (input, ctx) => {
     const viewer = viewerOf(ctx.actor);
-    const range = checkRange(input.start, input.end, 366);
+    const range = checkRange(input.start, input.end, COMPLIANCE_RANGE_MAX_DAYS);
     const schedules = await schedulesInView(ctx.db, viewer, input.boardID);
     const timeZone = await getOrgTimeZone(ctx.db, viewer.orgId);
     // Occurrences that ended in the range (a window starts at most a day and a bit before it ends).

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { scheduleMessages } from '../../../common/schedules.ts';
+import { rangeMessage, scheduleMessages } from '../../../common/schedules.ts';
 import { buildBoard, buildCard, buildEvaluation, buildTeam, buildUser } from '../../test/factories.ts';
 import { call, describeEachDatabase, type TestEnv } from '../../test/harness.ts';
 import { sendScheduleReminders } from './reminders.ts';
@@ -208,7 +208,28 @@ describeEachDatabase('schedules', (env) => {
       { start: '2026-01-01T00:00:00Z', end: '2026-04-01T00:00:00Z' },
       admin,
     );
-    expect(range).toMatchObject({ status: 400, body: { errMsg: scheduleMessages.range } });
+    expect(range).toMatchObject({ status: 400, body: { errMsg: rangeMessage(62) } });
+    const backwards = await call(
+      env,
+      'getScheduleOccurrences',
+      { start: '2026-01-10T00:00:00Z', end: '2026-01-01T00:00:00Z', boardID: s.board.id },
+      { cookie: s.team.viewer.cookie },
+    );
+    expect(backwards).toMatchObject({
+      status: 400,
+      body: { errMsg: rangeMessage(62), errField: 'end' },
+    });
+    const longCompliance = await call(
+      env,
+      'getScheduleCompliance',
+      { start: '2025-01-01T00:00:00Z', end: '2026-03-01T00:00:00Z' },
+      admin,
+    );
+    expect(longCompliance).toMatchObject({ status: 400, body: { errMsg: rangeMessage(366) } });
+    const unknownField = await call(env, 'getBoardScheduleCounts', { boardID: s.board.id }, admin);
+    expect(unknownField.status).toBe(400);
+    const notADate = await call(env, 'addSchedule', dailyBody(s, { startDate: '2026-02-30x' }), admin);
+    expect(notADate).toMatchObject({ status: 400, body: { errField: 'startDate' } });
     expect(await scheduleRows(env, s.team.org.id)).toEqual([]);
     // At most five schedules of one card on a board.
     for (let i = 0; i < 5; i += 1) await addDaily(env, s);

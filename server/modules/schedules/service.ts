@@ -11,6 +11,7 @@ import {
   expandOccurrences,
   minutesOfTime,
   occurrenceStatus,
+  rangeMessage,
   scheduleMessages,
   seesEverySchedule,
   timeOfMinutes,
@@ -326,7 +327,7 @@ export interface ComputedOccurrence {
 export function checkRange(start: string, end: string, maxDays = OCCURRENCE_RANGE_MAX_DAYS) {
   const from = Date.parse(start);
   const to = Date.parse(end);
-  if (!(to > from) || to - from > maxDays * DAY_MS) throw badRequest(scheduleMessages.range, 'end');
+  if (!(to > from) || to - from > maxDays * DAY_MS) throw badRequest(rangeMessage(maxDays), 'end');
   return { from, to };
 }
 
