@@ -4,6 +4,7 @@ import path from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 
 /** Every build gets its own id: compiled into the app and written to version.txt beside it. */
 function buildVersion(buildId: string): Plugin {
@@ -75,7 +76,42 @@ export default defineConfig(({ command }) => {
   return {
     root: 'web',
     publicDir: 'public',
-    plugins: [react(), buildVersion(buildId), precompressAndHideMaps()],
+    plugins: [
+      react(),
+      buildVersion(buildId),
+      // An installable app that opens offline (issue 14, docs/decisions/0730): web/sw.ts, the manifest.
+      VitePWA({
+        strategies: 'injectManifest',
+        srcDir: '.',
+        filename: 'sw.ts',
+        injectRegister: false,
+        registerType: 'autoUpdate',
+        manifest: {
+          name: 'Checkboard',
+          short_name: 'Checkboard',
+          description: 'Checklists, inspections and pass/fail results for every site, line and area.',
+          start_url: '/',
+          scope: '/',
+          display: 'standalone',
+          background_color: '#ffffff',
+          theme_color: '#2f9e44',
+          icons: [
+            { src: '/icon-192.png', sizes: '192x192', type: 'image/png' },
+            { src: '/icon-512.png', sizes: '512x512', type: 'image/png' },
+            { src: '/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+          ],
+        },
+        injectManifest: {
+          // Pages come from the network first (web/sw.ts); everything they load is precached.
+          globPatterns: ['**/*.{js,css,svg,png,woff2}'],
+          globIgnores: ['**/*.map'],
+          maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
+          // Like the app's (decision 0622), no map is served; the worker is small enough to read as it is.
+          sourcemap: false,
+        },
+      }),
+      precompressAndHideMaps(),
+    ],
     define: { __BUILD_ID__: JSON.stringify(buildId) },
     build: {
       outDir: '../dist/web',

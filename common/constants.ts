@@ -87,3 +87,10 @@ export function anonymousGridColumns(boardCount: number): number {
   if (boardCount >= 33) return 12;
   return Math.ceil(boardCount / 3);
 }
+
+/**
+ * Evaluations captured offline (issue 14, docs/decisions/0730): the device's completion time is kept when it
+ * is no older than this and not in the future (beyond a small clock difference); otherwise the server's.
+ */
+export const DEVICE_TIME_MAX_AGE_MS = 7 * 24 * 60 * 60_000;
+export const DEVICE_TIME_SKEW_MS = 2 * 60_000;

@@ -35,6 +35,8 @@ export default async function globalSetup() {
       SIGNUPS_PER_ADDRESS_PER_HOUR: '1000',
       // The webhook journey's receiver listens on 127.0.0.1, which production refuses (decision 0585).
       WEBHOOKS_ALLOW_PRIVATE: 'true',
+      // The single sign-on journey's test provider is a plain http:// issuer on 127.0.0.1 (decision 0720).
+      SSO_ALLOW_INSECURE: 'true',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -21,6 +21,7 @@ import { registerWeb } from './http/web.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { registerStripeWebhook } from './modules/billing/webhook.ts';
 import { allHandlers } from './modules/index.ts';
+import { registerSsoCallback } from './modules/sso/callback.ts';
 import { projectVersion, webDistDir } from './paths.ts';
 import { loadOrCreateSecret } from './secret.ts';
 import { createStorage, type Storage } from './storage/storage.ts';
@@ -102,6 +103,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerCalls(app, services, allHandlers);
   registerOpenApi(app, projectVersion(), config.appUrl);
   await registerStripeWebhook(app, services);
+  registerSsoCallback(app, services);
   // In development Vite serves the app (npm run dev); a stale build must not answer for it.
   await registerWeb(app, config.env === 'development' ? null : (options.webDir ?? webDistDir));
   return { app, services };

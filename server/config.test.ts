@@ -65,6 +65,17 @@ describe('configuration', () => {
     expect(() => loadConfig(env)).toThrow(new ConfigError(message));
   });
 
+  it('allows plain http:// single sign-on issuers only outside production, unless SSO_ALLOW_INSECURE says', () => {
+    expect(loadConfig({}).ssoAllowInsecure).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'development' }).ssoAllowInsecure).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test' }).ssoAllowInsecure).toBe(true);
+    expect(loadConfig({ SSO_ALLOW_INSECURE: 'true' }).ssoAllowInsecure).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'development', SSO_ALLOW_INSECURE: 'false' }).ssoAllowInsecure).toBe(false);
+    expect(() => loadConfig({ SSO_ALLOW_INSECURE: 'yes' })).toThrow(
+      new ConfigError('Invalid configuration: SSO_ALLOW_INSECURE must be true or false (got "yes").'),
+    );
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' }).port).toBe(3000);
   });

@@ -128,6 +128,10 @@ const schema = z.object({
     emptyAsUndefined,
     z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
   ),
+  SSO_ALLOW_INSECURE: z.preprocess(
+    emptyAsUndefined,
+    z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
+  ),
   LOG_LEVEL: z.preprocess(
     emptyAsUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -166,6 +170,11 @@ export interface Config {
    * 0585): never in production unless set, always in development and tests.
    */
   webhooksAllowPrivate: boolean;
+  /**
+   * Whether an organisation's single sign-on issuer may be a plain http:// URL (decision 0720): never in
+   * production unless SSO_ALLOW_INSECURE=true, always in development and tests (a local test provider).
+   */
+  ssoAllowInsecure: boolean;
   logLevel: string;
   /** Where photos go (issue 12): a folder under data/ unless STORAGE_URL says otherwise. */
   storage: StorageConfig;
@@ -243,6 +252,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       e.WEBHOOKS_ALLOW_PRIVATE === undefined
         ? e.NODE_ENV !== 'production'
         : e.WEBHOOKS_ALLOW_PRIVATE === 'true',
+    ssoAllowInsecure:
+      e.SSO_ALLOW_INSECURE === undefined ? e.NODE_ENV !== 'production' : e.SSO_ALLOW_INSECURE === 'true',
     logLevel: e.LOG_LEVEL,
     storage,
   };

@@ -13,7 +13,8 @@ export type ErrorCode =
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'UNPROCESSABLE'
   | 'TOO_MANY_REQUESTS'
-  | 'INTERNAL';
+  | 'INTERNAL'
+  | 'BAD_GATEWAY';
 
 export const STATUS: Record<ErrorCode, number> = {
   BAD_REQUEST: 400,
@@ -27,6 +28,7 @@ export const STATUS: Record<ErrorCode, number> = {
   UNPROCESSABLE: 422,
   TOO_MANY_REQUESTS: 429,
   INTERNAL: 500,
+  BAD_GATEWAY: 502,
 };
 
 export class AppError extends Error {

@@ -81,6 +81,8 @@ export const evaluation = z.object({
   hasFeedback: z.boolean(),
   completedTime: dateTime,
   isUsers: z.boolean(),
+  /** Our addition (docs/decisions/0730): present when completedTime is the device's, captured offline. */
+  completedOnDevice: z.literal(true).optional(),
   results: z.array(result).optional(),
 });
 export type Evaluation = z.infer<typeof evaluation>;

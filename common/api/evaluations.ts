@@ -22,6 +22,11 @@ export const addResults = defineCall({
     evalID: id,
     /** Accepted for compatibility; the server's clock sets the completed time (docs/product-decisions.md). */
     completedTime: dateTime.nullable().optional(),
+    /**
+     * Our addition (issue 14, docs/decisions/0730): when the evaluator finished, by the device's clock, for
+     * an evaluation captured offline and sent later. Kept as the completed time when plausible.
+     */
+    deviceCompletedTime: dateTime.optional(),
     results: z.array(resultInput).max(1000),
   }),
   response: z.object({ complete: z.boolean() }),

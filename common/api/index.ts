@@ -10,6 +10,7 @@ import * as cards from './cards.ts';
 import * as dashboards from './dashboards.ts';
 import * as evaluations from './evaluations.ts';
 import * as evidence from './evidence.ts';
+import * as sso from './sso.ts';
 import * as org from './org.ts';
 import * as schedules from './schedules.ts';
 import * as users from './users.ts';
@@ -30,6 +31,7 @@ export const api = {
   ...schedules,
   ...apiTokens,
   ...webhooks,
+  ...sso,
 } as const;
 
 /** The calls by area, as the API reference (GET /api/openapi.json, /q/{org}/docs) groups them. */
@@ -48,6 +50,7 @@ export const apiAreas = {
   Schedules: schedules,
   'API tokens': apiTokens,
   Webhooks: webhooks,
+  'Single sign-on': sso,
 } as const;
 
 export type Api = typeof api;

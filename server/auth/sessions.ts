@@ -13,7 +13,7 @@ import { hashToken, randomToken } from './tokens.ts';
 export const SESSION_COOKIE = 'cb_session';
 export const EXPIRY_COOKIE = 'session_expiry';
 
-function secureCookies(config: Config, request: FastifyRequest): boolean {
+export function secureCookies(config: Config, request: FastifyRequest): boolean {
   return config.appUrl.startsWith('https:') || request.protocol === 'https';
 }
 

@@ -14,6 +14,8 @@ import { webhooks } from './migrations/0017_webhooks.ts';
 import { actionPhotos } from './migrations/0018_action_photos.ts';
 import { orgTimeZone } from './migrations/0019_org_time_zone.ts';
 import { schedules } from './migrations/0020_schedules.ts';
+import { sso } from './migrations/0022_sso.ts';
+import { deviceCompletion } from './migrations/0023_device_completion.ts';
 
 /** Migrations are code, imported statically so they ship in the build; names sort in order. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -32,6 +34,8 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0018_action_photos': actionPhotos(dialect),
     '0019_org_time_zone': orgTimeZone(dialect),
     '0020_schedules': schedules(dialect),
+    '0022_sso': sso(dialect),
+    '0023_device_completion': deviceCompletion(dialect),
   };
 }
 

@@ -158,6 +158,10 @@ export interface EvaluationsTable {
   has_feedback: Bool;
   started_at: number;
   completed_at: number | null;
+  /** Issue 14 (migration 0023): completed_at is the device's time, captured offline (decision 0730). */
+  completed_on_device: Generated<Bool>;
+  /** What the device said, kept even when it was not plausible. */
+  device_completed_at: Generated<number | null>;
 }
 
 export interface ResultsTable {
@@ -292,6 +296,36 @@ export interface ApiTokensTable {
   last_used_at: number | null;
   window_start: Generated<number>;
   window_count: Generated<number>;
+}
+
+/** An organisation's OpenID Connect sign-in (docs/decisions/0720); at most one row per organisation. */
+export interface SsoSettingsTable {
+  id: Generated<number>;
+  org_id: number;
+  enabled: number;
+  issuer: string;
+  client_id: string;
+  /** Never answered to the browser: the settings call says only whether it is set. */
+  client_secret: string | null;
+  default_role: 'viewer' | 'evaluator' | 'admin';
+  /** Lower-case domains, comma-separated; empty for any domain. */
+  allowed_domains: string;
+  require_sso: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One sign-in in flight: found by the hash of its state, used once, short-lived. */
+export interface SsoStatesTable {
+  id: Generated<number>;
+  org_id: number;
+  state_hash: string;
+  browser_hash: string;
+  nonce: string;
+  code_verifier: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
 }
 
 export interface WebhookEndpointsTable {
@@ -472,6 +506,8 @@ export interface DB {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   action_photos: ActionPhotosTable;
+  sso_settings: SsoSettingsTable;
+  sso_states: SsoStatesTable;
   evaluation_counts: EvaluationCountsTable;
   evaluation_totals: EvaluationTotalsTable;
   idempotency_records: IdempotencyRecordsTable;

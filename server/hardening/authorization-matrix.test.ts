@@ -43,6 +43,8 @@ async function snapshot(env: TestEnv, orgId: number) {
     'api_tokens',
     'webhook_endpoints',
     'webhook_deliveries',
+    'sso_settings',
+    'sso_states',
   ] as const;
   const out: Record<string, unknown> = {
     organization: await env.db.selectFrom('organizations').selectAll().where('id', '=', orgId).execute(),

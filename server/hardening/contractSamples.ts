@@ -101,6 +101,22 @@ export async function buildFixture(env: TestEnv, options: { marker?: string; pai
   );
   expect(hook.status).toBe(200);
   fixture.webhookId = hook.body.webhook.id;
+  // Single sign-on configured (off), its issuer and client ID carrying the marker: never readable elsewhere.
+  const sso = await call(
+    env,
+    'setSsoSettings',
+    {
+      enabled: false,
+      issuer: `https://login.example.com/${tag || 'a'}`,
+      clientId: `client-${tag || 'a'}`,
+      clientSecret: `secret-${tag || 'a'}`,
+      defaultRole: 'evaluator',
+      allowedDomains: [],
+      requireSso: false,
+    },
+    { cookie: team.owner.cookie },
+  );
+  expect(sso.status).toBe(200);
 
   const key = async (boardID: number) => {
     const answer = await call(env, 'getAnonymousEvaluationKey', { boardID }, { cookie: team.viewer.cookie });
@@ -409,4 +425,15 @@ export const samples: { [N in CallName]: (t: Fixture) => RequestOf<Api[N]> } = {
   deleteWebhook: (t) => ({ id: t.webhookId }),
   getWebhookDeliveries: (t) => ({ webhookID: t.webhookId }),
   resendWebhookDelivery: (t) => ({ id: t.deliveryId }),
+  getSsoSettings: () => ({}),
+  setSsoSettings: () => ({
+    enabled: false,
+    issuer: 'https://login.example.com/other',
+    clientId: 'checkboard-other',
+    defaultRole: 'viewer',
+    allowedDomains: ['example.com'],
+    requireSso: false,
+  }),
+  getSsoLoginOptions: (t) => ({ orgName: t.org.name }),
+  startSso: (t) => ({ orgName: t.org.name }),
 };

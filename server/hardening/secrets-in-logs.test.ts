@@ -102,6 +102,8 @@ describe('secrets never reach the log (production, no SMTP_URL) [sqlite]', () =>
       reset: 'ResetTokenSecretCCCCCCCCCCCCCCCC',
       orgReset: 'ResetTokenSecretDDDDDDDDDDDDDDDD',
       verify: 'VerifyTokenSecretEEEEEEEEEEEEEEE',
+      ssoCode: 'SsoCodeSecretFFFFFFFFFFFFFFFFFFF',
+      ssoState: 'SsoStateSecretGGGGGGGGGGGGGGGGGG',
     };
     const urls = [
       `/q/Some%20Org/boards/Line%201/12/eval/${secrets.key}`,
@@ -109,6 +111,7 @@ describe('secrets never reach the log (production, no SMTP_URL) [sqlite]', () =>
       `/reset-password/${secrets.reset}`,
       `/q/Some%20Org/reset-password/${secrets.orgReset}?x=1`,
       `/verify?token=${secrets.verify}`,
+      `/api/sso/callback?code=${secrets.ssoCode}&state=${secrets.ssoState}&iss=https%3A%2F%2Fidp`,
     ];
     for (const url of urls) await app.app.inject({ method: 'GET', url });
     const log = logText();
@@ -118,6 +121,7 @@ describe('secrets never reach the log (production, no SMTP_URL) [sqlite]', () =>
     expect(log).toContain('/q/Some%20Org/boards/Line%201/12/eval/Card%20A/7/99/[redacted]');
     expect(log).toContain('/verify?token=[redacted]');
     expect(log).toContain('/q/Some%20Org/reset-password/[redacted]?x=1');
+    expect(log).toContain('/api/sso/callback?code=[redacted]&state=[redacted]&iss=https%3A%2F%2Fidp');
     // A signed-in evaluation's path has no key and is logged whole.
     await app.app.inject({ method: 'GET', url: '/q/Some%20Org/boards/Line%201/12/eval/Card%20A/7/99' });
     expect(logText()).toContain('/q/Some%20Org/boards/Line%201/12/eval/Card%20A/7/99"');

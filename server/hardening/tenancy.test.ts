@@ -46,6 +46,8 @@ export const TENANT_TABLES = [
   'api_tokens',
   'webhook_endpoints',
   'webhook_deliveries',
+  'sso_settings',
+  'sso_states',
 ] as const;
 
 /**
@@ -79,7 +81,16 @@ export const UNSCOPED: { pattern: RegExp; why: string }[] = [
   },
   {
     pattern:
-      /^delete from "(sessions|one_time_tokens|evaluations)" where \(?"(idle_expires_at|expires_at|completed_at)"/,
+      /^select .* from "organizations" inner join "sso_settings" .*where "organizations"\."name_key" = \?/,
+    why: "the sign-in page asks for an organisation's single sign-on by the organisation's name, before anyone is signed in",
+  },
+  {
+    pattern: /^select .* from "sso_states" .*where "sso_states"\."state_hash" = \?/,
+    why: "a single sign-on's callback finds its state by the state's hash; the organisation comes from the row",
+  },
+  {
+    pattern:
+      /^delete from "(sessions|one_time_tokens|evaluations|sso_states)" where \(?"(idle_expires_at|expires_at|completed_at)"/,
     why: 'maintenance purges what has expired in every organisation',
   },
   {

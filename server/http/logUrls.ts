@@ -1,9 +1,10 @@
 /**
  * Request URLs as they are logged: secrets some page URLs carry are replaced by `[redacted]` — the
- * anonymous key of the QR-code pages, reset/invitation tokens and verification tokens.
+ * anonymous key of the QR-code pages, reset/invitation tokens and verification tokens, and a single
+ * sign-on callback's authorization code and state (decision 0720).
  */
 const REDACTED = '[redacted]';
-const SECRET_QUERY = /([?&](?:token|key|anonKey)=)[^&#]*/gi;
+const SECRET_QUERY = /([?&](?:token|key|anonKey|code|state)=)[^&#]*/gi;
 
 export function redactUrl(url: string): string {
   const queryAt = url.search(/[?#]/);

@@ -1,5 +1,5 @@
 /**
- * The hourly purge: expired sessions, old idempotency records, rate-limit events and windows, spent
+ * The hourly purge: expired sessions and single sign-on states, old idempotency records, rate-limit events and windows, spent
  * one-time tokens, and evaluations never completed. A job (runner.ts): one process runs it each hour.
  */
 import { IDEMPOTENCY_TTL_MS, UNFINISHED_EVALUATION_PURGE_MS } from '../../common/constants.ts';
@@ -29,6 +29,8 @@ export async function runMaintenance(
     .deleteFrom('rate_limit_windows')
     .where('window_start', '<=', now - HOUR)
     .execute();
+  // Single sign-ons never finished, or finished (decision 0720): a used state only has to outlive its expiry.
+  await db.deleteFrom('sso_states').where('expires_at', '<=', now).execute();
   await db
     .deleteFrom('one_time_tokens')
     .where('expires_at', '<=', now - 24 * HOUR)

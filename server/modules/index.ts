@@ -11,6 +11,7 @@ import { cardHandlers } from './cards/routes.ts';
 import { evaluationHandlers } from './evaluations/routes.ts';
 import { evidenceHandlers } from './evidence/routes.ts';
 import { feedbackHandlers } from './feedback/routes.ts';
+import { ssoHandlers } from './sso/routes.ts';
 import { orgHandlers } from './org/routes.ts';
 import { scheduleHandlers } from './schedules/routes.ts';
 import { userHandlers } from './users/routes.ts';
@@ -32,6 +33,7 @@ export const allHandlers = {
   ...scheduleHandlers,
   ...apiTokenHandlers,
   ...webhookHandlers,
+  ...ssoHandlers,
 };
 
 /**

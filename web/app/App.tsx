@@ -1,9 +1,13 @@
 import { MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { onlineManager, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { RouterProvider } from 'react-router';
+import type { UserData } from '../../common/api/index.ts';
 import { ApiError } from '../lib/api.ts';
+import { keepQueries } from '../shared/offline/persist.ts';
+import { startSendingOutbox } from '../shared/offline/sync.ts';
 import { router } from './router.tsx';
 import { colorSchemeManager, cssVariablesResolver, theme } from './theme.ts';
 
@@ -17,7 +21,53 @@ const queryClient = new QueryClient({
   },
 });
 
+// Queries wait for the network rather than fail without one; TanStack Query only hears later changes.
+onlineManager.setOnline(navigator.onLine);
+
+/**
+ * What this device kept of the last data seen, put back before the first page asks, then kept as it changes
+ * for as long as the page lives (docs/decisions/0730).
+ */
+const kept = keepQueries(queryClient);
+const RESTORE_WAIT_MS = 1500;
+
+/** Who is signed in, as the outbox files what they saved (docs/decisions/0730). */
+const member = () => {
+  const user = queryClient.getQueryData<UserData>(['user-data']);
+  return user ? { org: user.orgName, user: user.name } : null;
+};
+
+/** Keeps the last data seen on the device, and sends what was saved offline whenever it can. */
+function useOffline(): boolean {
+  const [restored, setRestored] = useState(false);
+  useEffect(() => {
+    let live = true;
+    const wait = setTimeout(() => live && setRestored(true), RESTORE_WAIT_MS);
+    void kept.finally(() => live && setRestored(true));
+    const sender = startSendingOutbox(queryClient, member);
+    // The member is known once their kept data is back, or once it arrives: try then too.
+    void kept.finally(() => void sender.now());
+    const unsubscribe = queryClient.getQueryCache().subscribe((event) => {
+      if (
+        event.type === 'updated' &&
+        event.query.queryKey[0] === 'user-data' &&
+        event.action.type === 'success'
+      )
+        void sender.now();
+    });
+    return () => {
+      live = false;
+      clearTimeout(wait);
+      sender.stop();
+      unsubscribe();
+    };
+  }, []);
+  return restored;
+}
+
 export function App() {
+  const restored = useOffline();
+  if (!restored) return null;
   return (
     <MantineProvider
       theme={theme}

@@ -23,6 +23,9 @@ export const paths = {
     `/q/${enc(org)}/boards/${enc(board)}/${boardID}/eval/`,
   evaluation: (org: string, board: string, boardID: number, card: string, cardID: number, evalID: number) =>
     `/q/${enc(org)}/boards/${enc(board)}/${boardID}/eval/${enc(card)}/${cardID}/${evalID}`,
+  /** The other reading with no evaluation id (docs/decisions/0004): started at Submit, or offline (0730). */
+  evaluationToStart: (org: string, boardID: number, cardID: number) =>
+    `/q/${enc(org)}/boards/${boardID}/${cardID}/eval/start/-/new`,
   anonymousSelection: (org: string, board: string, boardID: number, anonKey: string) =>
     `/q/${enc(org)}/boards/${enc(board)}/${boardID}/eval/${enc(anonKey)}`,
   anonymousEvaluation: (

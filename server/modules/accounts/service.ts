@@ -3,17 +3,20 @@
  * with a rate limit, password reset. Answers that could reveal whether an account exists do not.
  */
 import { LOGIN_FAILURES_MAX, LOGIN_FAILURE_WINDOW_MS } from '../../../common/constants.ts';
+import { ssoMessages } from '../../../common/sso.ts';
 import { nameKey } from '../../../common/validation.ts';
 import { findToken, issueToken, retireTokens, useToken } from '../../auth/oneTimeTokens.ts';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../auth/passwords.ts';
 import { clearEvents, deleteEvent, takeEvent } from '../../auth/rateLimit.ts';
-import { endUserSessions, startSession } from '../../auth/sessions.ts';
+import { endUserSessions } from '../../auth/sessions.ts';
 import type { CallContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Db } from '../../db/index.ts';
-import { AppError, badRequest, conflict, tooManyRequests } from '../../errors.ts';
+import { AppError, badRequest, conflict, forbidden, tooManyRequests } from '../../errors.ts';
 import { passwordResetMail, signupAttemptMail, verificationMail } from '../../mail/templates.ts';
-import { checkTimeZone } from '../org/service.ts';
+import { checkTimeZone } from '../shared/orgTimeZone.ts';
+import { signInUser } from '../shared/signIn.ts';
+import { passwordRefusedBySso } from '../shared/sso.ts';
 import { orgPath } from '../shared/urls.ts';
 import { emailKey, insertUser } from '../shared/users.ts';
 
@@ -200,15 +203,19 @@ export async function login(
   // /q/{org}/login refuses an account of another organisation with the same message (docs/product-decisions.md).
   if (input.orgName !== undefined && input.orgName !== '' && nameKey(input.orgName) !== user.orgKey)
     throw fail();
+  // Told only to who gave the right password (decision 0720): the Owner always keeps the password.
+  if (await passwordRefusedBySso(db, user.orgId, user.role)) {
+    await deleteEvent(db, attempt);
+    throw forbidden(ssoMessages.ssoRequired);
+  }
   if (user.email_verified !== 1) {
     await deleteEvent(db, attempt);
     throw new AppError('FORBIDDEN', messages.unverified);
   }
 
   await clearEvents(db, bucket);
-  await startSession(db, config, request, reply, { id: user.id, orgId: user.orgId }, now);
-  const unpaidOwner = user.subscription_status !== 'active' && user.role === 'owner';
-  return { orgName: user.orgName, redirectURL: unpaidOwner ? '/plans' : null };
+  const redirectURL = await signInUser({ db, config, request, reply }, user, now);
+  return { orgName: user.orgName, redirectURL };
 }
 
 export async function requestPasswordReset(ctx: CallContext, email: string) {
@@ -224,8 +231,8 @@ export async function requestPasswordReset(ctx: CallContext, email: string) {
     throw tooManyRequests(messages.tooManyResets);
   }
   const user = await findLiveUser(db, email);
-  // The same answer whether or not the account exists.
-  if (!user) return {};
+  // The same answer whether or not the account exists, or must sign in with SSO (no link: decision 0720).
+  if (!user || (await passwordRefusedBySso(db, user.orgId, user.role))) return {};
   await retireTokens(db, { id: user.id, orgId: user.orgId }, ['reset'], now);
   const token = await issueToken(db, { id: user.id, orgId: user.orgId }, 'reset', now);
   const link = `${config.appUrl}${orgPath(user.orgName, `reset-password/${encodeURIComponent(token)}`)}`;
@@ -244,13 +251,15 @@ export async function resetPassword(
   const user = await db
     .selectFrom('users')
     .innerJoin('organizations', 'organizations.id', 'users.org_id')
-    .select(['users.id', 'users.email_key', 'organizations.name as orgName'])
+    .select(['users.id', 'users.email_key', 'users.role', 'organizations.name as orgName'])
     .where('users.id', '=', record.userId)
     .where('users.org_id', '=', record.orgId)
     .where('users.deleted_at', 'is', null)
     .executeTakeFirst();
   if (!user || user.email_key !== emailKey(input.username))
     throw badRequest(messages.badResetLink, 'username');
+  // A link sent before the organisation required SSO sets no password now (decision 0720).
+  if (await passwordRefusedBySso(db, record.orgId, user.role)) throw forbidden(ssoMessages.ssoRequired);
   if (!(await useToken(db, record, now))) throw badRequest(messages.badResetLink);
   const passwordHash = await hashPassword(input.password1);
   // The link came to this address, so it is verified too.

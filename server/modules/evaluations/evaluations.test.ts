@@ -109,6 +109,8 @@ describeEachDatabase('evaluations', (env) => {
       has_feedback: 0,
       started_at: env.clock.now(),
       completed_at: null,
+      completed_on_device: 0,
+      device_completed_at: null,
     });
   });
 

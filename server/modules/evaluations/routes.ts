@@ -13,12 +13,13 @@ export const evaluationHandlers = defineHandlers({
       { boardId: input.boardID, cardId: input.cardID },
       ctx.now,
     ),
-  // completedTime is accepted and ignored: the server's clock completes the evaluation (docs/product-decisions.md).
+  // completedTime is accepted and ignored: the server's clock completes the evaluation (docs/product-decisions.md),
+  // or the device's, for one captured offline (deviceCompletedTime, docs/decisions/0730).
   addResults: (input, ctx) =>
     evaluations.completeEvaluation(
       ctx.db,
       userCaller(ctx.actor),
-      { evalId: input.evalID, results: input.results },
+      { evalId: input.evalID, results: input.results, deviceCompletedTime: input.deviceCompletedTime },
       ctx.now,
     ),
   deleteEvaluation: (input, ctx) =>

@@ -1,19 +1,10 @@
 /** The organisation's own settings (docs/decisions/0587). */
-import { isValidTimeZone } from '../../../common/actions.ts';
 import type { CallContext, UserActor } from '../../context.ts';
 
 type MemberContext = CallContext<UserActor>;
-import { badRequest } from '../../errors.ts';
+import { checkTimeZone } from '../shared/orgTimeZone.ts';
 
-export const messages = { unknownTimeZone: 'Unknown time zone.' };
-
-/** A zone the runtime knows, in its canonical spelling (`europe/paris` is refused, not guessed). */
-export function checkTimeZone(timeZone: string): string {
-  if (!isValidTimeZone(timeZone) || !Intl.supportedValuesOf('timeZone').concat('UTC').includes(timeZone)) {
-    throw badRequest(messages.unknownTimeZone, 'timeZone');
-  }
-  return timeZone;
-}
+export { orgTimeZoneMessages as messages } from '../shared/orgTimeZone.ts';
 
 async function settings(ctx: MemberContext) {
   const row = await ctx.db

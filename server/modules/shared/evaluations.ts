@@ -13,6 +13,7 @@ import {
   EVALUATION_WINDOW_DAYS,
   LAST_EVALUATIONS_COUNT,
 } from '../../../common/constants.ts';
+import { DEVICE_TIME_MAX_AGE_MS, DEVICE_TIME_SKEW_MS } from '../../../common/constants.ts';
 import { missingEvidence } from '../../../common/evidence.ts';
 import { evaluationPasses } from '../../../common/results.ts';
 import { nameKey } from '../../../common/validation.ts';
@@ -55,6 +56,7 @@ export const evaluationColumns = [
   'evaluations.has_feedback',
   'evaluations.started_at',
   'evaluations.completed_at',
+  'evaluations.completed_on_device',
 ] as const;
 
 export interface EvaluationRow {
@@ -70,6 +72,7 @@ export interface EvaluationRow {
   has_feedback: 0 | 1;
   started_at: number;
   completed_at: number | null;
+  completed_on_device: 0 | 1;
 }
 
 export const resultColumns = [
@@ -133,6 +136,7 @@ export function presentEvaluation(
     hasFeedback: row.has_feedback === 1,
     completedTime: new Date(row.completed_at!).toISOString(),
     isUsers: isOwn(caller, row, row.started_at),
+    ...(row.completed_on_device === 1 ? { completedOnDevice: true as const } : {}),
     ...(results ? { results: results.map((result) => presentResult(result, result.photos)) } : {}),
   };
 }
@@ -284,13 +288,35 @@ export function resultsToStore(
   return { rows, pass };
 }
 
-/** add-results: completes the evaluation at the server's time with its results and computed `pass`. */
+/**
+ * When an evaluation counts as completed (docs/decisions/0730): the server's time, or the device's time of an
+ * evaluation captured offline when it is plausible (not in the future, not older than 7 days).
+ */
+export function completionTime(now: number, deviceTime: number | undefined) {
+  const plausible =
+    deviceTime !== undefined &&
+    Number.isFinite(deviceTime) &&
+    deviceTime <= now + DEVICE_TIME_SKEW_MS &&
+    deviceTime >= now - DEVICE_TIME_MAX_AGE_MS;
+  return {
+    completedAt: plausible ? Math.min(deviceTime, now) : now,
+    onDevice: plausible,
+    deviceTime: deviceTime !== undefined && Number.isFinite(deviceTime) ? deviceTime : null,
+  };
+}
+
+/** add-results: completes the evaluation with its results and computed `pass`, at completionTime(). */
 export async function completeEvaluation(
   db: Db,
   caller: Caller,
-  input: { evalId: number; results: ResultInput[] },
-  now: number,
+  input: { evalId: number; results: ResultInput[]; deviceCompletedTime?: string | undefined },
+  requestTime: number,
 ): Promise<{ complete: true }> {
+  const when = completionTime(
+    requestTime,
+    input.deviceCompletedTime === undefined ? undefined : Date.parse(input.deviceCompletedTime),
+  );
+  const now = when.completedAt;
   const evaluation = await findChangeableEvaluation(db, caller, input.evalId);
   if (evaluation.completed_at !== null) throw conflict(messages.alreadyComplete);
   // Only whoever started it completes it: an Administrator may delete any evaluation, never finish another
@@ -311,7 +337,12 @@ export async function completeEvaluation(
   // waits on the row lock until the first commits) and writes nothing.
   const claimed = await db
     .updateTable('evaluations')
-    .set({ completed_at: now, pass: pass ? 1 : 0 })
+    .set({
+      completed_at: now,
+      pass: pass ? 1 : 0,
+      completed_on_device: when.onDevice ? 1 : 0,
+      device_completed_at: when.deviceTime,
+    })
     .where('org_id', '=', caller.orgId)
     .where('id', '=', evaluation.id)
     .where('completed_at', 'is', null)
@@ -333,8 +364,13 @@ export async function completeEvaluation(
     db,
     caller.orgId,
     pass ? ['evaluation.completed'] : ['evaluation.completed', 'evaluation.failed'],
-    { evaluation: webhookEvaluation({ ...evaluation, completed_at: now, pass: pass ? 1 : 0 }, rows) },
-    now,
+    {
+      evaluation: webhookEvaluation(
+        { ...evaluation, completed_at: now, pass: pass ? 1 : 0, completed_on_device: when.onDevice ? 1 : 0 },
+        rows,
+      ),
+    },
+    requestTime,
   );
   return { complete: true };
 }

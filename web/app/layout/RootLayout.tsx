@@ -4,6 +4,7 @@ import { Outlet, ScrollRestoration, useParams } from 'react-router';
 import { Loading } from '../../components/Loading.tsx';
 import { SessionWatcher } from '../../features/accounts/SessionWatcher.tsx';
 import { TopBar } from './TopBar.tsx';
+import { OfflineStatus } from './OfflineStatus.tsx';
 import { VersionBanner } from './VersionBanner.tsx';
 
 export function RootLayout() {
@@ -18,6 +19,7 @@ export function RootLayout() {
       </AppShell.Header>
       <AppShell.Main id="main" tabIndex={-1}>
         <VersionBanner />
+        <OfflineStatus />
         <Suspense fallback={<Loading />}>
           <Outlet />
         </Suspense>

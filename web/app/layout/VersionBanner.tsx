@@ -6,6 +6,8 @@ import { Button, Group, Paper, Text } from '@mantine/core';
 import { useCallback, useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
 import { RELOAD_COUNTDOWN_S, VERSION_CHECK_MS } from '../../../common/constants.ts';
+import { useUserData } from '../../lib/queries.ts';
+import { useOutbox } from '../../shared/offline/outbox.ts';
 
 async function serverVersion(): Promise<string | null> {
   try {
@@ -19,6 +21,12 @@ async function serverVersion(): Promise<string | null> {
 export function VersionBanner({ buildId = __BUILD_ID__ }: { buildId?: string }) {
   const location = useLocation();
   const [seconds, setSeconds] = useState<number | null>(null);
+  // A reload never strands work saved on the device (docs/decisions/0730): the countdown waits for the outbox.
+  // Only the signed-in member's: another's wait for them, and survive the reload in IndexedDB anyway.
+  const { data: user } = useUserData();
+  const waiting = useOutbox().filter(
+    (entry) => entry.refused === null && entry.org === user?.orgName && entry.user === user.name,
+  ).length;
   const outdated = seconds !== null;
 
   const check = useCallback(() => {
@@ -35,17 +43,35 @@ export function VersionBanner({ buildId = __BUILD_ID__ }: { buildId?: string }) 
     return () => clearInterval(timer);
   }, [check]);
 
+  const paused = waiting > 0;
   useEffect(() => {
-    if (!outdated) return;
+    if (!outdated || paused) return;
     const timer = setInterval(() => setSeconds((s) => (s === null ? s : Math.max(0, s - 1))), 1000);
     return () => clearInterval(timer);
-  }, [outdated]);
+  }, [outdated, paused]);
 
   useEffect(() => {
-    if (seconds === 0) window.location.reload();
-  }, [seconds]);
+    if (seconds === 0 && waiting === 0) window.location.reload();
+  }, [seconds, waiting]);
 
   if (!outdated) return null;
+  if (waiting > 0)
+    return (
+      <Paper
+        role="status"
+        aria-live="polite"
+        radius={0}
+        p="xs"
+        bg="blue.1"
+        c="dark.9"
+        data-testid="version-banner"
+      >
+        <Text size="sm" fw={500} ta="center">
+          A new version of Checkboard is available. It will load once the evaluations saved on this device are
+          sent.
+        </Text>
+      </Paper>
+    );
   return (
     <Paper
       role="status"

@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { PasswordField } from '../../components/PasswordField.tsx';
 import { api, type ResponseOf } from '../../../common/api/index.ts';
+import { ssoMessages } from '../../../common/sso.ts';
 import { messages } from '../../../common/validation.ts';
 import { messageOf } from '../../lib/api.ts';
 import { paths } from '../../lib/paths.ts';
@@ -51,8 +52,10 @@ export function LoginForm({
       });
       onSuccess(answer);
     } catch (error) {
-      setFailure(messageOf(error, api.login));
-      setUnverified((error as { status?: number }).status === 403);
+      const message = messageOf(error, api.login);
+      setFailure(message);
+      // 403 is also what a member told to use single sign-on gets (decision 0720): nothing to resend.
+      setUnverified((error as { status?: number }).status === 403 && message !== ssoMessages.ssoRequired);
     } finally {
       setSubmitting(false);
     }

@@ -10,6 +10,7 @@ import { useCallMutation } from '../../lib/mutation.ts';
 
 export const accountKeys = {
   users: ['users'] as const,
+  ssoLoginOptions: (orgName: string) => ['sso-login-options', orgName] as const,
 };
 
 export const usersQuery = () =>
@@ -19,6 +20,17 @@ export const useUsers = () => useQuery(usersQuery());
 export const useAddUser = () => useCallMutation(api.addUser, { invalidates: [accountKeys.users] });
 export const useEditUser = () => useCallMutation(api.editUser, { invalidates: [accountKeys.users] });
 export const useDeleteUser = () => useCallMutation(api.deleteUser, { invalidates: [accountKeys.users] });
+
+/** Single sign-on (docs/decisions/0720): what the organisation's sign-in page offers. */
+export const ssoLoginOptionsQuery = (orgName: string) =>
+  queryOptions({
+    queryKey: accountKeys.ssoLoginOptions(orgName),
+    queryFn: () => callApi(api.getSsoLoginOptions, { orgName }),
+  });
+export const useSsoLoginOptions = (orgName: string | undefined) =>
+  useQuery({ ...ssoLoginOptionsQuery(orgName ?? ''), enabled: Boolean(orgName) });
+/** Each start is a new sign-in with its own state: never replayed. */
+export const startSso = (orgName: string) => callApi(api.startSso, { orgName });
 
 export const useSignup = () => useCallMutation(api.signup);
 export const useResetPassword = () => useCallMutation(api.resetPassword);

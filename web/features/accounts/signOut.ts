@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { paths } from '../../lib/paths.ts';
 import { setLoggedIn } from '../../lib/session.ts';
+import { forgetQueries } from '../../shared/offline/persist.ts';
 import { logout } from './api.ts';
 
 /** Sign out (SPEC §2): to the URL the answer gives, else /login; the organisation's login page on failure. */
@@ -14,5 +15,7 @@ export async function signOut(queryClient: QueryClient, orgName: string | undefi
   }
   setLoggedIn(false);
   queryClient.clear();
+  // What was kept for offline use goes too (docs/decisions/0730); unsent evaluations stay, for their owner.
+  await forgetQueries();
   return target;
 }

@@ -24,8 +24,35 @@ import { EvaluationDetails } from './EvaluationDetails.tsx';
 import { EvaluationForm } from './EvaluationForm.tsx';
 import { memberEvidence } from './evidence/targets.ts';
 import { useRights } from '../../shared/permissions.ts';
+import { saveToOutbox, SAVED_ON_DEVICE } from '../../shared/offline/outbox.ts';
+import { useUserData } from '../../lib/queries.ts';
+import { keepingOffline } from './evidence/keepOffline.ts';
 import { readEvaluationPath } from '../../shared/readings.ts';
 import { ResultBadge } from './ResultBadge.tsx';
+
+const NOT_SAVED =
+  'You are offline and this device could not keep the evaluation. Please try again when online.';
+
+/** Submitted without a network: the evaluation waits on the device (docs/decisions/0730). */
+function SavedOnDevice({ pass, back }: { pass: boolean; back: string }) {
+  const navigate = useNavigate();
+  return (
+    <Page title="Evaluation saved" size="sm">
+      <Paper withBorder p="lg">
+        <Stack gap="md">
+          <Group gap="sm">
+            <Text fw={600}>Result</Text>
+            <ResultBadge outcome={pass ? 'pass' : 'fail'} />
+          </Group>
+          <Text role="status">{SAVED_ON_DEVICE}</Text>
+          <Button size="lg" fullWidth onClick={() => navigate(back)}>
+            Back
+          </Button>
+        </Stack>
+      </Paper>
+    </Page>
+  );
+}
 
 function Submitted({
   boardID,
@@ -88,16 +115,19 @@ export function EvaluationPage() {
   const complete = useCompleteEvaluation();
   const [failure, setFailure] = useState<string | null>(null);
   const [done, setDone] = useState<{ evalID: number; pass: boolean } | null>(null);
+  const [saved, setSaved] = useState<{ pass: boolean } | null>(null);
+  const user = useUserData();
   // A path that names no evaluation starts one at the first photo (or at Submit), once.
   const [starting] = useState<{ current: Promise<number> | null }>(() => ({ current: null }));
   const boardID = member?.boardID ?? 0;
   const cardID = member?.cardID ?? 0;
   const startMutate = start.mutateAsync;
   const evidence = useMemo(() => {
+    let startedID = evalID;
     const evaluation = () => {
       if (evalID !== null) return Promise.resolve(evalID);
       starting.current ??= startMutate({ boardID, cardID }).then(
-        (answer) => answer.id,
+        (answer) => (startedID = answer.id),
         (error: unknown) => {
           starting.current = null;
           throw error;
@@ -105,7 +135,9 @@ export function EvaluationPage() {
       );
       return starting.current;
     };
-    return { evaluation, target: memberEvidence(evaluation) };
+    // Without a network, photos stay on the device with the evaluation (docs/decisions/0730).
+    const offline = keepingOffline(memberEvidence(evaluation));
+    return { evaluation, target: offline.target, kept: offline.kept, startedID: () => startedID };
   }, [evalID, boardID, cardID, startMutate, starting]);
 
   if (!member) return <NotFoundPage />;
@@ -114,6 +146,7 @@ export function EvaluationPage() {
     safeRedirect(search.get('redirect')) ?? (boardName ? paths.board(org, boardName) : paths.home(org));
 
   if (done) return <Submitted boardID={member.boardID} evalID={done.evalID} pass={done.pass} back={back} />;
+  if (saved) return <SavedOnDevice pass={saved.pass} back={back} />;
 
   const backLink = (
     <Anchor component={Link} to={back} underline="always">
@@ -145,8 +178,33 @@ export function EvaluationPage() {
   if (!started && existing.isPending && evalID !== null) return <Loading label="Loading the evaluation" />;
   if (!rights.isEvaluator) return <NotFoundPage />;
 
+  /** Kept on the device, to be sent by the outbox when the network is back (docs/decisions/0730). */
+  const saveOnDevice = async (results: ResultInput[], pass: boolean) => {
+    if (!user.data) throw new Error('No member data on this device.');
+    await saveToOutbox({
+      org: user.data.orgName,
+      user: user.data.name,
+      boardID: member.boardID,
+      boardName,
+      cardID: member.cardID,
+      cardName: card.data?.card.name ?? member.card,
+      evalID: evidence.startedID(),
+      results,
+      photos: evidence.kept(),
+    });
+    setSaved({ pass });
+  };
+
   const submit = async (results: ResultInput[], pass: boolean) => {
     setFailure(null);
+    if (!navigator.onLine) {
+      try {
+        await saveOnDevice(results, pass);
+      } catch {
+        setFailure(NOT_SAVED);
+      }
+      return;
+    }
     let call: typeof api.addEvaluation | typeof api.addResults = api.addEvaluation;
     try {
       // The other reading may name no evaluation: it is started now, with its results.
@@ -155,6 +213,15 @@ export function EvaluationPage() {
       await complete.mutateAsync({ evalID: id, results });
       setDone({ evalID: id, pass });
     } catch (error) {
+      // The network went while sending: kept on the device instead, sent again under new keys (a completion
+      // that did arrive makes the resend answer 409, which the outbox takes as arrived).
+      if (error instanceof ApiError && error.status === 0) {
+        try {
+          return await saveOnDevice(results, pass);
+        } catch {
+          // Not kept either: the failure below is shown.
+        }
+      }
       setFailure(messageOf(error, call));
       // Completed meanwhile (another tab): show it as it is.
       if (error instanceof ApiError && error.status === 409) await existing.refetch();

@@ -3,13 +3,15 @@
  * large targets; choosing one starts an evaluation (add-evaluation) and opens it.
  */
 import { Anchor, SimpleGrid, Text, UnstyledButton } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, type Card } from '../../../common/api/index.ts';
 import { ErrorText } from '../../components/ErrorText.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { Page } from '../../components/Page.tsx';
-import { messageOf } from '../../lib/api.ts';
+import { ApiError, messageOf } from '../../lib/api.ts';
+import { cardQuery } from '../../shared/api/cards.ts';
 import { paths } from '../../lib/paths.ts';
 import { useBoardCards } from '../../shared/api/boards.ts';
 import { RoleGate } from '../../shared/gates/RoleGate.tsx';
@@ -26,15 +28,28 @@ function Selection() {
   const navigate = useNavigate();
   const cards = useBoardCards(boardID);
   const start = useStartEvaluation();
+  const queryClient = useQueryClient();
   const [choosing, setChoosing] = useState<number | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const sorted = [...(cards.data?.cards ?? [])].sort((a, b) =>
     a.name.localeCompare(b.name, undefined, { numeric: true, sensitivity: 'base' }),
   );
 
+  /**
+   * Without a network the evaluation starts when it is sent (docs/decisions/0730): the page opens the path
+   * that names no evaluation, with the card as this board's list last showed it.
+   */
+  const startOnDevice = (card: Card) => {
+    if (boardID === null) return;
+    if (!queryClient.getQueryData(cardQuery(card.id).queryKey))
+      queryClient.setQueryData(cardQuery(card.id).queryKey, { card });
+    void navigate(paths.evaluationToStart(org, boardID, card.id));
+  };
+
   const choose = async (card: Card) => {
     if (boardID === null || start.isPending) return;
     setFailure(null);
+    if (!navigator.onLine) return startOnDevice(card);
     setChoosing(card.id);
     try {
       const { id } = await start.mutateAsync({ boardID, cardID: card.id });
@@ -43,8 +58,9 @@ function Selection() {
         state: { started: true },
       });
     } catch (error) {
-      setFailure(messageOf(error, api.addEvaluation));
       setChoosing(null);
+      if (error instanceof ApiError && error.status === 0) return startOnDevice(card);
+      setFailure(messageOf(error, api.addEvaluation));
     }
   };
 

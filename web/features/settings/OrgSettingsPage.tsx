@@ -9,6 +9,7 @@ import { Loading } from '../../components/Loading.tsx';
 import { Page } from '../../components/Page.tsx';
 import { messageOf } from '../../lib/api.ts';
 import { useOrgSettings } from './api.ts';
+import { SsoSettings } from './SsoSettings.tsx';
 import { TimeZoneSetting } from './TimeZoneSetting.tsx';
 
 export function OrgSettingsPage() {
@@ -22,6 +23,7 @@ export function OrgSettingsPage() {
       ) : (
         <Stack gap="xl">
           <TimeZoneSetting timeZone={settings.data.timeZone} />
+          <SsoSettings />
         </Stack>
       )}
     </Page>

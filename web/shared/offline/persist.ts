@@ -1,0 +1,72 @@
+/**
+ * The last data seen, kept on the device so the boards panel, a board, the evaluation selection and the
+ * evaluation page open without a network (issue 14, docs/decisions/0730). Only the reads those pages make
+ * are kept; signing out clears the query cache, and so what is kept.
+ */
+import {
+  dehydrate,
+  hydrate,
+  type DehydratedState,
+  type Query,
+  type QueryClient,
+} from '@tanstack/react-query';
+import { hasIndexedDb, offlineDb } from './db.ts';
+
+/** The first part of the query keys worth keeping (web/lib/queryKeys.ts and the features' own keys). */
+const KEPT = new Set(['user-data', 'boards', 'boards-used', 'board-cards', 'card', 'evaluations-board']);
+const MAX_AGE_MS = 7 * 24 * 60 * 60_000;
+/** Raised when what is kept changes shape: an older copy is then ignored. */
+const FORMAT = 1;
+
+const kept = (query: Query) => {
+  const [first, second] = query.queryKey as unknown[];
+  const name = first === 'evaluations' && second === 'board' ? 'evaluations-board' : String(first);
+  return KEPT.has(name) && query.state.status === 'success';
+};
+
+interface Stored {
+  format: number;
+  savedAt: number;
+  state: DehydratedState;
+}
+
+/** Puts back what was kept (never over newer data), then keeps the cache as it changes, at most every 300 ms. */
+export async function keepQueries(queryClient: QueryClient): Promise<() => void> {
+  if (!hasIndexedDb()) return () => {};
+  try {
+    const db = await offlineDb();
+    const stored = (await db.get('cache', 'queries')) as Stored | undefined;
+    if (stored && stored.format === FORMAT && Date.now() - stored.savedAt < MAX_AGE_MS)
+      hydrate(queryClient, stored.state);
+  } catch {
+    // Nothing kept, or unreadable: the app works online as before.
+  }
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const save = () => {
+    timer = null;
+    const state = dehydrate(queryClient, { shouldDehydrateQuery: kept });
+    void offlineDb()
+      .then((db) =>
+        db.put('cache', { format: FORMAT, savedAt: Date.now(), state } satisfies Stored, 'queries'),
+      )
+      .catch(() => {});
+  };
+  const unsubscribe = queryClient.getQueryCache().subscribe((event) => {
+    if (event.type !== 'updated' && event.type !== 'removed') return;
+    timer ??= setTimeout(save, 300);
+  });
+  return () => {
+    unsubscribe();
+    if (timer) clearTimeout(timer);
+  };
+}
+
+/** Signing out forgets what was kept at once (the cache's own clearing reaches it a second later). */
+export async function forgetQueries(): Promise<void> {
+  if (!hasIndexedDb()) return;
+  try {
+    await (await offlineDb()).delete('cache', 'queries');
+  } catch {
+    // Nothing kept.
+  }
+}
