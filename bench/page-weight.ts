@@ -22,6 +22,8 @@ const TARGET_KB = 200;
 async function encodedSize(url: string, encoding: 'gzip' | 'br'): Promise<number> {
   const answer = await fetch(url, { headers: { 'Accept-Encoding': encoding } });
   const served = answer.headers.get('content-encoding');
+  // A file too small to shrink has no compressed copy (decision 0622): it travels as it is.
+  if (served === null) return (await answer.arrayBuffer()).byteLength;
   if (served !== encoding) throw new Error(`${url} was not served as ${encoding} (got ${served})`);
   // fetch decodes the body; the stored file's size is what travelled.
   const stored = await fetch(`${url}.${encoding === 'gzip' ? 'gz' : 'br'}`, {

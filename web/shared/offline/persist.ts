@@ -30,13 +30,18 @@ interface Stored {
   state: DehydratedState;
 }
 
-/** Puts back what was kept (never over newer data), then keeps the cache as it changes, at most every 300 ms. */
+/**
+ * Offline, puts back what was kept (never over newer data); then keeps the cache as it changes, at most every
+ * 300 ms.
+ */
 export async function keepQueries(queryClient: QueryClient): Promise<() => void> {
   if (!hasIndexedDb()) return () => {};
   try {
     const db = await offlineDb();
     const stored = (await db.get('cache', 'queries')) as Stored | undefined;
-    if (stored && stored.format === FORMAT && Date.now() - stored.savedAt < MAX_AGE_MS)
+    // Only without a network: online every page reads afresh, so what one member kept never shows to
+    // another who signed in on the same browser without signing out.
+    if (!navigator.onLine && stored && stored.format === FORMAT && Date.now() - stored.savedAt < MAX_AGE_MS)
       hydrate(queryClient, stored.state);
   } catch {
     // Nothing kept, or unreadable: the app works online as before.
