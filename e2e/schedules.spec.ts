@@ -92,15 +92,6 @@ test('an administrator schedules a daily check; the board shows the missed day; 
   await expectAccessible(page, 'analytics with compliance');
 
   // The evaluator: the boards panel counts the board's checks; the Schedule tab lists theirs.
-  // Another member on the same browser: the app's kept data (decision 0730) goes with the session, as a
-  // sign-out would clear it.
-  await page.evaluate(
-    () =>
-      new Promise<void>((resolve) => {
-        const request = indexedDB.deleteDatabase('checkboard');
-        request.onsuccess = request.onerror = request.onblocked = () => resolve();
-      }),
-  );
   await page.goto('about:blank');
   await page.context().clearCookies();
   await signInAs(page, team.evaluator.cookie);
