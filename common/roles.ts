@@ -86,6 +86,8 @@ export const show = {
   evaluationsTab: (role: Role) => hasRole(role, 'evaluator'),
   /** Issue 12: corrective actions, for evaluators and above (docs/decisions/0670). */
   actionsTab: (role: Role) => hasRole(role, 'evaluator'),
+  /** Issue 13: the checks due today and this week (docs/decisions/0701). */
+  scheduleTab: (role: Role) => hasRole(role, 'evaluator'),
   feedbackTab: (role: Role) => hasRole(role, 'evaluator'),
   usersTab: (role: Role) => hasRole(role, 'admin'),
   analytics: (role: Role) => hasRole(role, 'admin'),

@@ -13,6 +13,7 @@ import * as evidence from './evidence.ts';
 import * as sso from './sso.ts';
 import * as org from './org.ts';
 import * as reports from './reports.ts';
+import * as schedules from './schedules.ts';
 import * as users from './users.ts';
 import * as webhooks from './webhooks.ts';
 
@@ -29,6 +30,7 @@ export const api = {
   ...anonymous,
   ...dashboards,
   ...actions,
+  ...schedules,
   ...apiTokens,
   ...webhooks,
   ...sso,
@@ -48,6 +50,7 @@ export const apiAreas = {
   Anonymous: anonymous,
   Analytics: dashboards,
   Actions: actions,
+  Schedules: schedules,
   'API tokens': apiTokens,
   Webhooks: webhooks,
   'Single sign-on': sso,
@@ -57,6 +60,7 @@ export type Api = typeof api;
 export type CallName = keyof Api;
 
 export * from './actionTypes.ts';
+export * from './scheduleTypes.ts';
 export * from './define.ts';
 export * from './entities.ts';
 export * from './inputs.ts';

@@ -14,6 +14,7 @@ import { webhooks } from './migrations/0017_webhooks.ts';
 import { actionPhotos } from './migrations/0018_action_photos.ts';
 import { reports } from './migrations/0021_reports.ts';
 import { orgTimeZone } from './migrations/0019_org_time_zone.ts';
+import { schedules } from './migrations/0020_schedules.ts';
 import { sso } from './migrations/0022_sso.ts';
 import { deviceCompletion } from './migrations/0023_device_completion.ts';
 
@@ -34,6 +35,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0018_action_photos': actionPhotos(dialect),
     '0021_reports': reports(dialect),
     '0019_org_time_zone': orgTimeZone(dialect),
+    '0020_schedules': schedules(dialect),
     '0022_sso': sso(dialect),
     '0023_device_completion': deviceCompletion(dialect),
   };

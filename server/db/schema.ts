@@ -469,6 +469,50 @@ export interface ExportLeasesTable {
   expires_at: number;
 }
 
+/** Schedules (issue 13, migration 0020): a card's rule on a board, in the organisation's zone. */
+export interface SchedulesTable {
+  id: Generated<number>;
+  org_id: number;
+  board_id: number;
+  card_id: number;
+  /** An RRULE over days (common/schedules.ts). */
+  rule: string;
+  /** YYYY-MM-DD local days. */
+  start_date: string;
+  end_date: string | null;
+  /** Minutes after local midnight, [0, 1440]. */
+  window_start: number;
+  window_end: number;
+  created_by_id: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ScheduleAssigneesTable {
+  org_id: number;
+  schedule_id: number;
+  user_id: number;
+}
+
+/** What was sent about an occurrence: the claim is the row (decision 0702). */
+export interface ScheduleNoticesTable {
+  org_id: number;
+  schedule_id: number;
+  occurrence_start: number;
+  kind: 'open' | 'missed';
+  claimed_by: string;
+  sent_at: number | null;
+  created_at: number;
+}
+
+export interface ScheduleDigestsTable {
+  org_id: number;
+  day: string;
+  claimed_by: string;
+  sent_at: number | null;
+  created_at: number;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -504,4 +548,8 @@ export interface DB {
   action_history: ActionHistoryTable;
   evaluation_signatures: EvaluationSignaturesTable;
   report_links: ReportLinksTable;
+  schedules: SchedulesTable;
+  schedule_assignees: ScheduleAssigneesTable;
+  schedule_notices: ScheduleNoticesTable;
+  schedule_digests: ScheduleDigestsTable;
 }

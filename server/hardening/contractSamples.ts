@@ -71,6 +71,7 @@ export async function buildFixture(env: TestEnv, options: { marker?: string; pai
     deliveryId: 0,
     reportLinkId: 0,
     reportLinkToken: '',
+    scheduleId: 0,
   };
   if (options.paid === false) return fixture;
 
@@ -219,6 +220,24 @@ export async function buildFixture(env: TestEnv, options: { marker?: string; pai
   expect(raised.status).toBe(200);
   fixture.actionId = raised.body.action.id;
   fixture.actionPhoto = await photo(call(env, 'addActionPhoto', { actionID: fixture.actionId }, { cookie }));
+
+  // A daily schedule of the card on the board, assigned to the evaluator (issue 13).
+  const scheduled = await call(
+    env,
+    'addSchedule',
+    {
+      boardID: board.id,
+      cardID: card.id,
+      rule: 'FREQ=DAILY',
+      startDate: '2026-01-01',
+      windowStart: '06:00',
+      windowEnd: '10:00',
+      assigneeIDs: [team.evaluator.id],
+    },
+    { cookie: team.admin.cookie },
+  );
+  expect(scheduled.status).toBe(200);
+  fixture.scheduleId = scheduled.body.schedule.id;
   return fixture;
 }
 export type Fixture = Awaited<ReturnType<typeof buildFixture>>;
@@ -378,6 +397,26 @@ export const samples: { [N in CallName]: (t: Fixture) => RequestOf<Api[N]> } = {
   getActionsExcel: () => ({ scope: 'all' }),
   getActionAssignees: () => ({}),
   getBoardActionCounts: (t) => ({ boardID: t.board.id }),
+  getSchedules: (t) => ({ boardID: t.board.id }),
+  addSchedule: (t) => ({
+    boardID: t.board.id,
+    cardID: t.card.id,
+    rule: 'FREQ=WEEKLY;BYDAY=MO,TH',
+    startDate: '2026-01-05',
+    assigneeIDs: [t.evaluator.id],
+  }),
+  editSchedule: (t) => ({
+    scheduleID: t.scheduleId,
+    rule: 'FREQ=DAILY',
+    startDate: '2026-01-01',
+    windowStart: '07:00',
+    windowEnd: '09:00',
+    assigneeIDs: [t.admin.id],
+  }),
+  deleteSchedule: (t) => ({ scheduleID: t.scheduleId }),
+  getScheduleOccurrences: (t) => ({ start: SINCE, end: '2026-01-20T00:00:00.000Z', boardID: t.board.id }),
+  getBoardScheduleCounts: () => ({}),
+  getScheduleCompliance: (t) => ({ start: SINCE, end: '2026-01-20T00:00:00.000Z', boardID: t.board.id }),
   getApiTokens: () => ({}),
   addApiToken: () => ({ name: unique('Token ').slice(0, 30), access: 'write', expiresAt: null }),
   revokeApiToken: (t) => ({ id: t.apiTokenId }),

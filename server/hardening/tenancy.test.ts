@@ -12,6 +12,7 @@ import { api, type CallDef, type CallName } from '../../common/api/index.ts';
 import { ACCESS_ROLE, ROLES, hasRole } from '../../common/roles.ts';
 import { runMaintenance } from '../jobs/maintenance.ts';
 import { sendActionReminders } from '../modules/actions/reminders.ts';
+import { sendScheduleReminders } from '../modules/schedules/reminders.ts';
 import { unique } from '../test/factories.ts';
 import { call, describeEachDatabase } from '../test/harness.ts';
 import { buildFixture, samples, type Fixture } from './contractSamples.ts';
@@ -38,6 +39,10 @@ export const TENANT_TABLES = [
   'anonymous_keys',
   'actions',
   'action_history',
+  'schedules',
+  'schedule_assignees',
+  'schedule_notices',
+  'schedule_digests',
   'api_tokens',
   'webhook_endpoints',
   'webhook_deliveries',
@@ -108,6 +113,11 @@ export const UNSCOPED: { pattern: RegExp; why: string }[] = [
     pattern:
       /^select .* from "actions" inner join "users" .* inner join "organizations" .*where "actions"\."status" = \?/,
     why: 'the action reminders scan the open actions of every organisation (each claim then names its organisation)',
+  },
+  {
+    pattern:
+      /^select distinct "organizations"\."id", "organizations"\."name" from "schedules" inner join "organizations"/,
+    why: 'the schedule reminders find which organisations have schedules; everything after names the organisation',
   },
 ];
 
@@ -185,6 +195,8 @@ describeEachDatabase(
         { cookie: a.evaluator.cookie },
       );
       await sendActionReminders(env.services, env.clock.now());
+      // The next day the fixture's daily schedule has a missed window: the schedule reminders scan and claim.
+      await sendScheduleReminders(env.services, env.clock.now() + 86_400_000);
       recording = null;
       expect(recorded.size).toBeGreaterThan(50);
     });

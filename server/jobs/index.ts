@@ -2,5 +2,6 @@
 import type { Job } from './runner.ts';
 import { actionRemindersJob } from './actionReminders.ts';
 import { maintenanceJob } from './maintenance.ts';
+import { scheduleRemindersJob } from './scheduleReminders.ts';
 
-export const allJobs: readonly Job[] = [maintenanceJob, actionRemindersJob];
+export const allJobs: readonly Job[] = [maintenanceJob, actionRemindersJob, scheduleRemindersJob];

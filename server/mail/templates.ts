@@ -135,3 +135,60 @@ export function actionOverdueMail(to: string, facts: ActionMailFacts, url: strin
     ['You get this reminder once, the day after the action fell due.'],
   );
 }
+
+/** Schedules (issue 13, docs/decisions/0702): what a reminder says about one occurrence. */
+export interface ScheduleMailFacts {
+  orgName: string;
+  boardName: string;
+  cardName: string;
+  date: string;
+  /** "06:00-10:00" or "all day", in the organisation's zone. */
+  window: string;
+  timeZone: string;
+}
+
+const scheduleLines = (facts: ScheduleMailFacts) => [
+  `Board: ${facts.boardName}`,
+  `Card: ${facts.cardName}`,
+  `When: ${facts.date}, ${facts.window} (${facts.timeZone})`,
+];
+
+export function scheduleOpenMail(to: string, facts: ScheduleMailFacts, url: string): Mail {
+  return mail(
+    to,
+    `Check due now: ${facts.cardName} on ${facts.boardName}`,
+    [`A scheduled check assigned to you in ${facts.orgName} is due now.`, ...scheduleLines(facts)],
+    { url, label: 'Open the board' },
+    ['You get this reminder once, when the window opens.'],
+  );
+}
+
+export function scheduleMissedMail(to: string, facts: ScheduleMailFacts, url: string): Mail {
+  return mail(
+    to,
+    `Check missed: ${facts.cardName} on ${facts.boardName}`,
+    [
+      `A scheduled check assigned to you in ${facts.orgName} was missed: its window ended without an evaluation.`,
+      ...scheduleLines(facts),
+    ],
+    { url, label: 'Open the board' },
+    ['An evaluation before the next one is due still counts, as late.'],
+  );
+}
+
+export function scheduleDigestMail(
+  to: string,
+  digest: { orgName: string; day: string; missed: { boardName: string; cardName: string; window: string }[] },
+  url: string,
+): Mail {
+  return mail(
+    to,
+    `Missed checks on ${digest.day}: ${digest.missed.length} in ${digest.orgName}`,
+    [
+      `${digest.missed.length} scheduled check${digest.missed.length === 1 ? ' was' : 's were'} missed in ${digest.orgName} on ${digest.day}:`,
+      ...digest.missed.map((m) => `${m.boardName} — ${m.cardName} (${m.window})`),
+    ],
+    { url, label: 'Open the schedule' },
+    ['Administrators get this digest once a day, when a day had missed checks.'],
+  );
+}

@@ -14,6 +14,7 @@ import { feedbackHandlers } from './feedback/routes.ts';
 import { reportHandlers } from './reports/routes.ts';
 import { ssoHandlers } from './sso/routes.ts';
 import { orgHandlers } from './org/routes.ts';
+import { scheduleHandlers } from './schedules/routes.ts';
 import { userHandlers } from './users/routes.ts';
 import { webhookHandlers } from './webhooks/routes.ts';
 
@@ -30,6 +31,7 @@ export const allHandlers = {
   ...feedbackHandlers,
   ...analyticsHandlers,
   ...actionHandlers,
+  ...scheduleHandlers,
   ...apiTokenHandlers,
   ...webhookHandlers,
   ...reportHandlers,

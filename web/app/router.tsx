@@ -23,6 +23,7 @@ import { EvaluationsTab } from '../features/evaluations/EvaluationsTab.tsx';
 import { FeedbackTab } from '../features/evaluations/feedback/FeedbackTab.tsx';
 import { LandingPage } from '../features/landing/LandingPage.tsx';
 import { OrgSettingsPage } from '../features/settings/OrgSettingsPage.tsx';
+import { ScheduleTab } from '../features/schedules/ScheduleTab.tsx';
 import { ComingSoonPage } from '../shared/ComingSoonPage.tsx';
 import { NotFoundPage } from '../shared/NotFoundPage.tsx';
 import { HomeLayout } from '../features/org/HomeLayout.tsx';
@@ -149,6 +150,14 @@ export const routes: RouteObject[] = [
                     element: (
                       <RoleGate allow="actionsTab">
                         <ActionsTab />
+                      </RoleGate>
+                    ),
+                  },
+                  {
+                    path: 'schedule',
+                    element: (
+                      <RoleGate allow="scheduleTab">
+                        <ScheduleTab />
                       </RoleGate>
                     ),
                   },

@@ -16,6 +16,7 @@ export const paths = {
   feedbackTab: (org: string) => `/q/${enc(org)}/home/feedback`,
   users: (org: string) => `/q/${enc(org)}/home/users`,
   actionsTab: (org: string) => `/q/${enc(org)}/home/actions`,
+  scheduleTab: (org: string) => `/q/${enc(org)}/home/schedule`,
   action: (org: string, actionID: number) => `/q/${enc(org)}/home/actions/${actionID}`,
   board: (org: string, board: string) => `/q/${enc(org)}/boards/${enc(board)}`,
   evaluationSelection: (org: string, board: string, boardID: number) =>

@@ -19,6 +19,7 @@ import { GiveFeedbackModal } from '../../features/evaluations/feedback/GiveFeedb
 import { useBoardCards, useBoards } from '../../shared/api/boards.ts';
 import { RaiseActionButton } from '../../features/actions/RaiseActionButton.tsx';
 import { ActionSlotsProvider } from './ActionSlotsProvider.tsx';
+import { ScheduleSlotsProvider } from './ScheduleSlotsProvider.tsx';
 
 export const BOARD_NOT_FOUND = 'Board not found';
 export const NO_CARDS = 'This board does not have any cards.';
@@ -109,7 +110,9 @@ function BoardView({ org, board }: { org: string; board: Board }) {
           Recent Results
         </Title>
       )}
-      <ActionSlotsProvider boardID={board.id}>{body}</ActionSlotsProvider>
+      <ActionSlotsProvider boardID={board.id}>
+        <ScheduleSlotsProvider boardID={board.id}>{body}</ScheduleSlotsProvider>
+      </ActionSlotsProvider>
       {rights.isEvaluator && (
         <GiveFeedbackModal opened={feedbackOpen} boardID={board.id} onClose={() => setFeedbackOpen(false)} />
       )}

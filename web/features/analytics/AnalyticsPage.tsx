@@ -71,6 +71,7 @@ import {
   settingInput,
   type Catalogue,
 } from './graphs.ts';
+import { CompliancePanel } from './CompliancePanel.tsx';
 import classes from './Analytics.module.css';
 
 /** Dashboards as tabs show them: the default first, then in the order they were made. */
@@ -641,6 +642,7 @@ export function AnalyticsPage() {
           />
         </Stack>
       )}
+      <CompliancePanel />
       <DashboardNameModal
         opened={naming !== null}
         dashboard={naming === 'rename' ? (current ?? null) : null}

@@ -31,6 +31,7 @@ import { paths } from '../../lib/paths.ts';
 import { useUserData } from '../../lib/queries.ts';
 import { useCards } from '../../shared/api/cards.ts';
 import { useBoards, useBoardsUsed } from '../../shared/api/boards.ts';
+import { useBoardScheduleCounts } from '../../shared/api/schedules.ts';
 import { BoardFormModal, DeleteBoardModal } from './BoardModals.tsx';
 import classes from './BoardsPanel.module.css';
 
@@ -40,12 +41,15 @@ function BoardTile({
   org,
   board,
   editing,
+  schedule,
   onEdit,
   onDelete,
 }: {
   org: string;
   board: Board;
   editing: boolean;
+  /** Scheduled checks (issue 13): still due today, missed this week. */
+  schedule: { dueToday: number; missedThisWeek: number } | undefined;
   onEdit: () => void;
   onDelete: () => void;
 }) {
@@ -93,6 +97,20 @@ function BoardTile({
             </Badge>
           )}
         </Group>
+        {schedule && (schedule.dueToday > 0 || schedule.missedThisWeek > 0) && (
+          <Group gap="xs" data-testid="board-schedule">
+            {schedule.dueToday > 0 && (
+              <Badge size="sm" variant="outline" color="gray" tt="none">
+                {schedule.dueToday} due today
+              </Badge>
+            )}
+            {schedule.missedThisWeek > 0 && (
+              <Badge size="sm" variant="outline" color="red" tt="none">
+                {schedule.missedThisWeek} missed this week
+              </Badge>
+            )}
+          </Group>
+        )}
         {count === 0 && (
           <Text size="sm" c="var(--mantine-color-error)" fw={500}>
             {NO_CARDS_NOTE}
@@ -111,6 +129,8 @@ export function BoardsPanel() {
   const editing = useEditMode() && isAdmin;
   const boards = useBoards();
   const used = useBoardsUsed();
+  const scheduleCounts = useBoardScheduleCounts();
+  const countsByBoard = new Map(scheduleCounts.data?.boards.map((b) => [b.boardID, b]) ?? []);
   const cards = useCards(isAdmin);
   const [query, setQuery] = useState('');
   const [form, setForm] = useState<{ board: Board | null } | null>(null);
@@ -196,6 +216,7 @@ export function BoardsPanel() {
                 org={org}
                 board={board}
                 editing={editing}
+                schedule={countsByBoard.get(board.id)}
                 onEdit={() => setForm({ board })}
                 onDelete={() => setDeleting(board)}
               />

@@ -19,6 +19,7 @@ import { CardLastThree } from './CardLastThree.tsx';
 import squareClasses from './EvaluationSquare.module.css';
 import { EvaluationModal } from './EvaluationModal.tsx';
 import { useNow } from './useNow.ts';
+import { useScheduleSlots } from '../../shared/scheduleSlots.tsx';
 
 const isView = (value: string | null): value is BoardView => BOARD_VIEWS.some((v) => v.value === value);
 
@@ -32,8 +33,9 @@ function period(view: BoardView, now: Date): string {
 }
 
 function Legend() {
+  const schedules = useScheduleSlots().active;
   return (
-    <Group gap="md" aria-hidden="true">
+    <Group gap="md" aria-hidden="true" data-testid="legend">
       <Group gap={6}>
         <span className={squareClasses.square} data-pass="true" data-size="sm">
           <CheckIcon size={12} />
@@ -46,6 +48,30 @@ function Legend() {
         </span>
         <Text size="sm">Fail</Text>
       </Group>
+      {schedules && (
+        <>
+          <Group gap={6}>
+            <span
+              className={squareClasses.mark}
+              data-status="Due"
+              data-size="sm"
+              style={{ width: 14, height: 14 }}
+            />
+            <Text size="sm">Due</Text>
+          </Group>
+          <Group gap={6}>
+            <span
+              className={squareClasses.mark}
+              data-status="Missed"
+              data-size="sm"
+              style={{ width: 14, height: 14 }}
+            >
+              –
+            </span>
+            <Text size="sm">Missed</Text>
+          </Group>
+        </>
+      )}
     </Group>
   );
 }

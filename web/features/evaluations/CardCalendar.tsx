@@ -10,15 +10,19 @@ import { type CalendarDay, type DayTotals, dayTotals, evaluationsByDay, moreDays
 import classes from './CardCalendar.module.css';
 import { SquareGroups } from './EvaluationSquare.tsx';
 import { OpenActionsBadge } from './OpenActionsBadge.tsx';
+import { ScheduleMarks } from './ScheduleMarks.tsx';
+import { useScheduleSlots } from '../../shared/scheduleSlots.tsx';
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 function DayCell({
+  cardID,
   day,
   evaluations,
   more,
   onOpen,
 }: {
+  cardID: number;
   day: CalendarDay;
   evaluations: Evaluation[];
   /** The day's totals when it has more evaluations than its squares. */
@@ -28,6 +32,7 @@ function DayCell({
   const shown = dayTotals(evaluations, undefined);
   const hidden = more ? { pass: more.pass - shown.pass, fail: more.fail - shown.fail } : null;
   const hiddenCount = hidden ? hidden.pass + hidden.fail : 0;
+  const marks = useScheduleSlots().marksFor(cardID, day.key);
   const spoken = [
     format(day.date, 'EEEE d MMMM'),
     day.isToday ? 'today' : null,
@@ -48,6 +53,7 @@ function DayCell({
       </span>
       <span className="visually-hidden">{spoken}</span>
       <SquareGroups evaluations={evaluations} onOpen={onOpen} />
+      <ScheduleMarks marks={marks} />
       {hidden && hiddenCount > 0 ? (
         <span className={classes.more} data-fail={hidden.fail > 0} data-testid="more">
           <span aria-hidden="true">+{hiddenCount}</span>
@@ -117,6 +123,7 @@ export function CardCalendar({
                 day ? (
                   <DayCell
                     key={day.key}
+                    cardID={card.id}
                     day={day}
                     evaluations={byDay.get(day.key) ?? []}
                     more={more.get(day.key)}

@@ -6,6 +6,8 @@ import { lastEvaluations } from './calendar.ts';
 import { EvaluationSquare } from './EvaluationSquare.tsx';
 import { OpenActionsBadge } from './OpenActionsBadge.tsx';
 import { formatShort } from '../../shared/format.ts';
+import { useScheduleSlots } from '../../shared/scheduleSlots.tsx';
+import { ScheduleMarkSquare } from './ScheduleMarks.tsx';
 
 export function CardLastThree({
   card,
@@ -20,6 +22,7 @@ export function CardLastThree({
 }) {
   const headingId = useId();
   const last = lastEvaluations(evaluations, card.id);
+  const marks = useScheduleSlots().recentFor(card.id);
   return (
     <Paper withBorder p="sm" component="section" aria-labelledby={headingId} data-testid="card-results">
       <Title order={headingOrder} size="h4" id={headingId} mb="xs" style={{ overflowWrap: 'anywhere' }}>
@@ -37,6 +40,18 @@ export function CardLastThree({
               <EvaluationSquare evaluation={evaluation} size="lg" onOpen={onOpen} />
               <Text size="xs" c="dimmed" ta="center" aria-hidden="true">
                 {formatShort(evaluation.completedTime)}
+              </Text>
+            </Stack>
+          ))}
+        </Group>
+      )}
+      {marks.length > 0 && (
+        <Group gap="sm" align="flex-start" wrap="nowrap" mt="sm" data-testid="schedule-recent">
+          {marks.map((mark) => (
+            <Stack key={mark.key} gap={4} align="center" miw={64}>
+              <ScheduleMarkSquare mark={mark} size="lg" />
+              <Text size="xs" c="dimmed" ta="center" aria-hidden="true">
+                {mark.status} · {mark.window}
               </Text>
             </Stack>
           ))}

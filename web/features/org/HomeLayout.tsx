@@ -1,4 +1,4 @@
-/** The home tabs (SPEC §2): Boards for everyone, Cards and Users for admins, Evaluations and Feedback for evaluators; Actions (issue 12) for evaluators. */
+/** The home tabs (SPEC §2): Boards for everyone, Cards and Users for admins, Evaluations and Feedback for evaluators; Actions (issue 12) and Schedule (issue 13) for evaluators. */
 import { Container, Tabs } from '@mantine/core';
 import { Outlet, useLocation, useNavigate, useParams } from 'react-router';
 import { roleOf, show } from '../../../common/roles.ts';
@@ -11,6 +11,7 @@ const TABS = [
   { value: 'evaluations', label: 'Evaluations', path: paths.evaluationsTab, visible: show.evaluationsTab },
   { value: 'feedback', label: 'Feedback', path: paths.feedbackTab, visible: show.feedbackTab },
   { value: 'actions', label: 'Actions', path: paths.actionsTab, visible: show.actionsTab },
+  { value: 'schedule', label: 'Schedule', path: paths.scheduleTab, visible: show.scheduleTab },
   { value: 'users', label: 'Users', path: paths.users, visible: show.usersTab },
 ] as const;
 
