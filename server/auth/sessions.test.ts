@@ -101,6 +101,7 @@ describeEachDatabase('sessions', (env) => {
       isPaid: true,
       name: user.email,
       orgName: org.name,
+      timeZone: 'UTC',
     });
   });
 });
