@@ -84,7 +84,11 @@ async function openMenu(page: Page) {
 
 async function pick(page: Page, label: string, option: string) {
   await page.getByRole('combobox', { name: label, exact: true }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
+  // The option of this field's list: the compliance panel (decision 0703) lists the same boards.
+  await page
+    .getByRole('listbox', { name: label, exact: true })
+    .getByRole('option', { name: option, exact: true })
+    .click();
   await expect(page.getByRole('combobox', { name: label, exact: true })).toHaveValue(option);
 }
 
@@ -157,7 +161,7 @@ test('an administrator builds a dashboard of a board’s daily pass rate and a t
   // A line graph of the board's pass rate, day by day over the last week.
   await page.getByRole('button', { name: 'Add graph' }).click();
   const editor = page.getByRole('dialog', { name: 'Add graph' });
-  await expect(editor.getByRole('combobox', { name: 'Board' })).toHaveValue('All boards');
+  await expect(editor.getByRole('combobox', { name: 'Board', exact: true })).toHaveValue('All boards');
   await expect(editor.getByRole('combobox', { name: 'Item' })).toBeDisabled();
   await pick(page, 'Board', board.name);
   await editor.getByRole('textbox', { name: 'Start: how many' }).fill('7');
@@ -302,7 +306,9 @@ test('a graph of a period without evaluations says so, and a graph of a deleted 
   await graphs(page)
     .getByRole('button', { name: /^Edit / })
     .click();
-  await expect(page.getByRole('combobox', { name: 'Board' })).toHaveValue(`${seeded.board.name} (deleted)`);
+  await expect(page.getByRole('combobox', { name: 'Board', exact: true })).toHaveValue(
+    `${seeded.board.name} (deleted)`,
+  );
 });
 
 test('failed calls show SPEC’s messages and nothing changes', async ({ page }) => {
