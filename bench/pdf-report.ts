@@ -7,19 +7,13 @@
  * (2048 px), a signature, feedback and an action. The report is then fetched BENCH_PDF_REPORTS times
  * (default 5) over HTTP, each timed from the request to the last byte read, and read back with pdfjs.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { api } from '../common/api/index.ts';
 import { insertSession, SESSION_COOKIE } from '../server/auth/sessions.ts';
-import { buildApp } from '../server/app.ts';
-import { loadConfig } from '../server/config.ts';
-import { openAndMigrate } from '../server/db/index.ts';
 import { readPdf } from '../server/modules/reports/readPdf.ts';
 import { buildBoard, buildCard, buildOrg, buildUser } from '../server/test/factories.ts';
+import { startInProcessApp } from './inProcessApp.ts';
 import { numberSetting } from './settings.ts';
 
 const REPORTS = numberSetting('BENCH_PDF_REPORTS', 5);
@@ -48,17 +42,7 @@ async function phonePhoto(seedStart: number): Promise<Buffer> {
     .toBuffer();
 }
 
-const dir = mkdtempSync(path.join(os.tmpdir(), 'checkboard-pdf-bench-'));
-const config = loadConfig({
-  NODE_ENV: 'production',
-  LOG_LEVEL: 'warn',
-  DATABASE_URL: `sqlite:${path.join(dir, 'bench.sqlite')}`,
-  STORAGE_URL: `file:${path.join(dir, 'uploads')}`,
-});
-const database = await openAndMigrate(config.database);
-const { app } = await buildApp({ config, database, webDir: '/nonexistent' });
-await app.listen({ port: 0, host: '127.0.0.1' });
-const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+const { database, base, close } = await startInProcessApp('pdf');
 
 try {
   const env = { db: database.db, clock: { now: () => Date.now() } } as Parameters<typeof buildOrg>[0];
@@ -161,7 +145,5 @@ try {
       `(target: under ${TARGET_MS} ms) ${max < TARGET_MS ? 'PASS' : 'OVER'}`,
   );
 } finally {
-  await app.close();
-  await database.close();
-  rmSync(dir, { recursive: true, force: true });
+  await close();
 }

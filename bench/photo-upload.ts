@@ -6,17 +6,11 @@
  * to the answer read: the body's transfer, the content check, the re-encode to 2048 px, the thumbnail,
  * the two writes to the storage and the database row.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import sharp from 'sharp';
 import { api } from '../common/api/index.ts';
 import { insertSession, SESSION_COOKIE } from '../server/auth/sessions.ts';
-import { buildApp } from '../server/app.ts';
-import { loadConfig } from '../server/config.ts';
-import { openAndMigrate } from '../server/db/index.ts';
 import { buildBoard, buildCard, buildOrg, buildUser } from '../server/test/factories.ts';
+import { startInProcessApp } from './inProcessApp.ts';
 import { numberSetting } from './settings.ts';
 
 const UPLOADS = numberSetting('BENCH_PHOTO_UPLOADS', 10);
@@ -48,17 +42,7 @@ async function fourMegabytePhoto(): Promise<Buffer> {
   return best!;
 }
 
-const dir = mkdtempSync(path.join(os.tmpdir(), 'checkboard-photo-bench-'));
-const config = loadConfig({
-  NODE_ENV: 'production',
-  LOG_LEVEL: 'warn',
-  DATABASE_URL: `sqlite:${path.join(dir, 'bench.sqlite')}`,
-  STORAGE_URL: `file:${path.join(dir, 'uploads')}`,
-});
-const database = await openAndMigrate(config.database);
-const { app } = await buildApp({ config, database, webDir: '/nonexistent' });
-await app.listen({ port: 0, host: '127.0.0.1' });
-const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+const { database, base, close } = await startInProcessApp('photo');
 
 try {
   const env = { db: database.db, clock: { now: () => Date.now() } } as Parameters<typeof buildOrg>[0];
@@ -116,7 +100,5 @@ try {
       `(target: under 1000 ms) ${times.at(-1)! < 1000 ? 'PASS' : 'OVER'}`,
   );
 } finally {
-  await app.close();
-  await database.close();
-  rmSync(dir, { recursive: true, force: true });
+  await close();
 }
