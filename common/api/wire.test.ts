@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { CallDef } from './define.ts';
 import { api } from './index.ts';
 import * as vocabulary from './vocabulary.ts';
 import { WIRE_FACTS, wireFactsOf, wireModule } from './wire.ts';
@@ -8,7 +9,7 @@ describe("the browser's wire facts of the contract (decision 0628)", () => {
 
   it('has every call, with exactly the facts it sets, equal to the contract', () => {
     expect(Object.keys(facts).sort()).toEqual(Object.keys(api).sort());
-    for (const [name, call] of Object.entries(api)) {
+    for (const [name, call] of Object.entries(api as Record<string, CallDef>)) {
       const expected = Object.fromEntries(
         WIRE_FACTS.filter((fact) => call[fact] !== undefined).map((fact) => [fact, call[fact]]),
       );
