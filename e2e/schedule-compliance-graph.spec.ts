@@ -3,6 +3,7 @@
  * administrator adds a compliance graph per board and one per card of a board to a dashboard; after a
  * reload both are still there, drawn from get-schedule-compliance with the same figures, checked with axe.
  */
+import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { expect, expectAccessible, seed, seedEvaluations, signInAs, test } from './fixtures.ts';
 
@@ -140,6 +141,23 @@ test('an administrator adds schedule compliance graphs to a dashboard; after a r
   await expect(page.getByRole('tab', { name: /Compliance/, selected: true })).toBeVisible();
   await expectFigures('after a reload');
   await expectAccessible(page, 'dashboard with compliance graphs, reloaded');
+
+  // Its figures as a CSV, the whole last.
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download CSV of graph 1, Schedule compliance · All boards' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(
+    /^Checkboard-Schedule compliance · All boards-\d{8}-\d{6}\.csv$/,
+  );
+  const csv = (await readFile(await download.path())).toString('utf8').slice(1).split('\r\n');
+  expect(csv).toEqual([
+    'Board,ID,Done on time,Late,Missed,Compliance (%)',
+    `${kitchen.name},${kitchen.id},1,0,2,33.3`,
+    `${store.name},${store.id},0,0,3,0`,
+    'All,,1,0,5,16.7',
+    '',
+  ]);
 
   // Editing keeps it a compliance graph, with what it compares.
   await page

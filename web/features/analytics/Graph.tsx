@@ -1,6 +1,8 @@
 /**
  * One graph of a dashboard: its figures from get-report (in the browser's time zone) drawn as a line, bars
- * or a table, with a tooltip and a legend, and its own loading, empty and error states.
+ * or a table, with a tooltip and a legend, and its own loading, empty and error states; a schedule
+ * compliance graph's from get-schedule-compliance, as bars over a table of the figures, or the table
+ * (decision 0704).
  */
 import { BarChart, CompositeChart, LineChart } from '@mantine/charts';
 import { Button, Center, Group, Paper, ScrollArea, Skeleton, Stack, Table, Text } from '@mantine/core';

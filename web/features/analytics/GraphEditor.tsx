@@ -1,7 +1,9 @@
 /**
- * Add graph / Edit graph: what is measured (board, card and item pickers from get-boards-cards-and-items,
- * deleted ones named as such, a search box above 10 entries), the period (number and unit, or Now), the
- * time division (which decides the mode) and the chart type. Saving writes the whole dashboard.
+ * Add graph / Edit graph: the report (pass rate, or schedule compliance: decision 0704, which keeps only
+ * the board, the period and Bar or Table), what is measured (board, card and item pickers from
+ * get-boards-cards-and-items, deleted ones named as such, a search box above 10 entries), the period
+ * (number and unit, or Now), the time division (which decides the mode) and the chart type. Saving writes
+ * the whole dashboard.
  */
 import {
   Button,
