@@ -1,7 +1,8 @@
 /**
  * Schedule compliance as a saved dashboard graph (issue 13, decision 0704), at desktop and phone sizes: an
  * administrator adds a compliance graph per board and one per card of a board to a dashboard; after a
- * reload both are still there, drawn from get-schedule-compliance with the same figures, checked with axe.
+ * reload both are still there, drawn from get-schedule-compliance with the same figures (and its CSV),
+ * light and dark, checked with axe.
  */
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
@@ -169,4 +170,11 @@ test('an administrator adds schedule compliance graphs to a dashboard; after a r
   await expect(edit.getByRole('radio', { name: 'Table' })).toBeChecked();
   await edit.getByRole('button', { name: 'Cancel' }).click();
   await expect(edit).toBeHidden();
+
+  // And in dark mode the graphs read as well.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
+  await expectFigures('in dark mode');
+  await expectAccessible(page, 'dashboard with compliance graphs, dark');
 });
