@@ -169,10 +169,66 @@ function checkPeriod(
     ctx.addIssue({ code: 'custom', path: ['end_number'], message: periodTooLongMessage(s.end_duration) });
 }
 
-export const dashboardSettingInput = z.strictObject(settingShape).superRefine(checkPeriod);
-export const dashboardSetting = z.object({ ...settingShape, id });
+/**
+ * What a saved graph reports (our addition, docs/decisions/0704): the pass rate of evaluations (SPEC's
+ * report modes, from get-report; the default when the field is absent) or the schedule compliance of boards,
+ * or of the cards of one board (from get-schedule-compliance).
+ */
+export const GRAPH_REPORTS = ['Evaluations', 'ScheduleCompliance'] as const;
+export type GraphReport = (typeof GRAPH_REPORTS)[number];
+
+/**
+ * How far back a compliance graph's start may be, per unit: with the current, partial unit the period stays
+ * within get-schedule-compliance's 366 days (COMPLIANCE_RANGE_MAX_DAYS in common/schedules.ts).
+ */
+export const COMPLIANCE_PERIOD_LIMITS: Record<Duration, number> = {
+  Days: 365,
+  Weeks: 51,
+  Months: 11,
+  Quarters: 3,
+  Years: 0,
+};
+
+export const complianceMessages = {
+  period: 'A schedule compliance graph can reach back at most 365 days, 51 weeks, 11 months or 3 quarters.',
+  division: 'A schedule compliance graph covers the whole period: choose Custom Interval.',
+  target: 'A schedule compliance graph is per board, or per card of one board: choose no card or item.',
+  type: 'A schedule compliance graph is drawn as Bar or Table.',
+};
+
+function checkCompliance(
+  s: {
+    report?: GraphReport | undefined;
+    start_number: number;
+    start_duration: Duration;
+    time_division: (typeof TIME_DIVISIONS)[number];
+    card_id: number;
+    card_item_id: number;
+    type: (typeof GRAPH_TYPES)[number];
+  },
+  ctx: z.RefinementCtx,
+) {
+  if (s.report !== 'ScheduleCompliance') return;
+  if (s.start_number > COMPLIANCE_PERIOD_LIMITS[s.start_duration])
+    ctx.addIssue({ code: 'custom', path: ['start_number'], message: complianceMessages.period });
+  if (s.time_division !== 'Custom Interval')
+    ctx.addIssue({ code: 'custom', path: ['time_division'], message: complianceMessages.division });
+  if (s.card_id !== -1 || s.card_item_id !== -1)
+    ctx.addIssue({ code: 'custom', path: ['card_id'], message: complianceMessages.target });
+  if (s.type === 'Line') ctx.addIssue({ code: 'custom', path: ['type'], message: complianceMessages.type });
+}
+
+/** A graph's setting as get-report takes it: SPEC's fields only. */
+export const reportSettingInput = z.strictObject(settingShape).superRefine(checkPeriod);
+/** A graph as add-dashboard and edit-dashboard take it: SPEC's fields and, optionally, what it reports. */
+export const dashboardSettingInput = z
+  .strictObject({ ...settingShape, report: z.enum(GRAPH_REPORTS).optional() })
+  .superRefine(checkPeriod)
+  .superRefine(checkCompliance);
+export const dashboardSetting = z.object({ ...settingShape, report: z.enum(GRAPH_REPORTS), id });
 export type DashboardSetting = z.infer<typeof dashboardSetting>;
 export type DashboardSettingInput = z.infer<typeof dashboardSettingInput>;
+export type ReportSettingInput = z.infer<typeof reportSettingInput>;
 
 export const dashboard = z.object({
   id,

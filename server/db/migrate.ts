@@ -17,6 +17,7 @@ import { orgTimeZone } from './migrations/0019_org_time_zone.ts';
 import { schedules } from './migrations/0020_schedules.ts';
 import { sso } from './migrations/0022_sso.ts';
 import { deviceCompletion } from './migrations/0023_device_completion.ts';
+import { graphReports } from './migrations/0024_graph_reports.ts';
 
 /** Migrations are code, imported statically so they ship in the build; names sort in order. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -38,6 +39,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0020_schedules': schedules(dialect),
     '0022_sso': sso(dialect),
     '0023_device_completion': deviceCompletion(dialect),
+    '0024_graph_reports': graphReports(dialect),
   };
 }
 

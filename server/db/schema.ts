@@ -244,6 +244,8 @@ export interface DashboardSettingsTable {
   time_division: string;
   type: string;
   graph_order: number;
+  /** Migration 0024: 'Evaluations' or 'ScheduleCompliance' (decision 0704). */
+  report: Generated<string>;
 }
 
 /**
