@@ -3,7 +3,7 @@
  * Feedback for evaluators, the heading 'Recent Results' for others; the anonymous QR code beside them.
  */
 import { Anchor, Button, Grid, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, type Board } from '../../../common/api/index.ts';
 import { nameKey } from '../../../common/fieldRules.ts';
@@ -37,6 +37,9 @@ function BoardView({ org, board }: { org: string; board: Board }) {
   const rights = useRights();
   const cards = useBoardCards(board.id);
   const [feedbackOpen, setFeedbackOpen] = useState(false);
+  // The QR panel sits under the results on a phone: drawn before them, it would be pushed a screen down.
+  const [resultsSettled, setResultsSettled] = useState(false);
+  const settle = useCallback(() => setResultsSettled(true), []);
   const sorted = [...(cards.data?.cards ?? [])].sort(byName);
   const withQr = board.hasAnonymous && sorted.length > 0;
 
@@ -79,23 +82,26 @@ function BoardView({ org, board }: { org: string; board: Board }) {
         cards={sorted}
         headingOrder={rights.isEvaluator ? 2 : 3}
         wide={!withQr}
+        onSettled={settle}
       />
     );
     body = withQr ? (
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: 9 }}>{results}</Grid.Col>
         <Grid.Col span={{ base: 12, md: 3 }}>
-          <Paper withBorder p="md" component="aside" aria-labelledby="anonymous-heading">
-            <Stack gap="xs" align="center">
-              <Title order={2} size="h5" id="anonymous-heading" ta="center">
-                Evaluate without an account
-              </Title>
-              <Text size="sm" c="dimmed" ta="center">
-                Scan the code with a phone to evaluate this board anonymously.
-              </Text>
-              <BoardQrCode boardID={board.id} boardName={board.name} size={168} />
-            </Stack>
-          </Paper>
+          {resultsSettled && (
+            <Paper withBorder p="md" component="aside" aria-labelledby="anonymous-heading">
+              <Stack gap="xs" align="center">
+                <Title order={2} size="h5" id="anonymous-heading" ta="center">
+                  Evaluate without an account
+                </Title>
+                <Text size="sm" c="dimmed" ta="center">
+                  Scan the code with a phone to evaluate this board anonymously.
+                </Text>
+                <BoardQrCode boardID={board.id} boardName={board.name} size={168} />
+              </Stack>
+            </Paper>
+          )}
         </Grid.Col>
       </Grid>
     ) : (

@@ -4,7 +4,7 @@
  */
 import { Group, SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core';
 import { format } from 'date-fns';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { api, type Card } from '../../../common/api/index.ts';
 import { EVALUATIONS_REFRESH_MS } from '../../../common/constants.ts';
@@ -81,12 +81,15 @@ export function BoardResults({
   cards,
   headingOrder,
   wide,
+  onSettled,
 }: {
   boardID: number;
   cards: Pick<Card, 'id' | 'name'>[];
   headingOrder: 2 | 3;
   /** The whole width is the results' (no side panel beside them). */
   wide: boolean;
+  /** Told once the results have come (or failed): what is drawn after them can come then, not move. */
+  onSettled?: () => void;
 }) {
   const [params, setParams] = useSearchParams();
   const requested = params.get('view');
@@ -95,6 +98,10 @@ export function BoardResults({
   const evaluations = useBoardEvaluations(boardID, evaluationsStart(now).toISOString());
   const [opened, setOpened] = useState<number | null>(null);
   const list = evaluations.data?.evaluations ?? [];
+  const settled = !evaluations.isPending;
+  useEffect(() => {
+    if (settled) onSettled?.();
+  }, [settled, onSettled]);
   const weeks = view === 'last3' ? [] : calendarWeeks(view, now);
 
   return (
