@@ -124,6 +124,14 @@ async function startChromium(profile: string): Promise<{ port: number; child: Ch
   });
 }
 
+function stopped(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill();
+  });
+}
+
 async function post(base: string, call: string, body: object, cookie?: string): Promise<unknown> {
   const answer = await fetch(`${base}${call}`, {
     method: 'POST',
@@ -306,9 +314,9 @@ async function main() {
       rows.push({ route, runs, median: sorted[Math.floor((sorted.length - 1) / 2)]! });
     }
   } finally {
-    browser?.child.kill();
-    server.child.kill();
-    rmSync(dir, { recursive: true, force: true });
+    // Chromium writes its profile until it has exited: wait for both before removing the folder.
+    await Promise.all([stopped(browser?.child), stopped(server.child)]);
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
   }
 
   const ms = (v: number) => `${Math.round(v).toLocaleString('en')} ms`;
