@@ -181,6 +181,28 @@ function failingAccessibility(runs: Result[]): string[] {
   ]);
 }
 
+/** The main thread's time by kind, and the script that took most of it (Lighthouse's bootup-time). */
+function mainThread(lhr: Result): string {
+  const kinds = (
+    lhr.audits['mainthread-work-breakdown']?.details as
+      { items?: { groupLabel?: string; duration?: number }[] } | undefined
+  )?.items;
+  const scripts = (
+    lhr.audits['bootup-time']?.details as { items?: { url?: string; total?: number }[] } | undefined
+  )?.items;
+  const top = scripts?.[0];
+  return [
+    (kinds ?? [])
+      .slice(0, 4)
+      .map((k) => `${k.groupLabel} ${Math.round(k.duration ?? 0).toLocaleString('en')} ms`)
+      .join(', '),
+    top ? `most by ${top.url?.split('/').pop()} (${Math.round(top.total ?? 0).toLocaleString('en')} ms)` : '',
+    `${lhr.audits['long-tasks']?.displayValue ?? ''}; Lighthouse's benchmark index of this machine ${Math.round(lhr.environment.benchmarkIndex)}`,
+  ]
+    .filter(Boolean)
+    .join('; ');
+}
+
 /** The layout shifts of a run, with the element that moved most in each. */
 function layoutShifts(lhr: Result): string[] {
   const items = (
@@ -342,6 +364,9 @@ async function main() {
   for (const { route, runs, median } of rows) {
     const failing = failingAccessibility(runs);
     if (failing.length) say(`\nAccessibility audits failing on the ${route}:\n${failing.join('\n')}`);
+    say(
+      `\nWhere the ${route}'s main thread went (median run, simulated 4x slower CPU): ${mainThread(median)}`,
+    );
     const shifts = layoutShifts(median);
     if (shifts.length) say(`\nLayout shifts on the ${route} (median run):\n${shifts.join('\n')}`);
   }
