@@ -40,8 +40,34 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.recommended.rules,
       ...pluginQuery.configs['flat/recommended'].rules,
-      ...boundary('The web app never imports the server.', ['**/server/**']),
+      // zod and the schemas stay on the server (docs/decisions/0628): the browser takes types from them only.
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/server/**'], message: 'The web app never imports the server.' },
+            {
+              group: [
+                'zod',
+                '**/common/validation.ts',
+                '**/common/api/*.ts',
+                '!**/common/api/index.ts',
+                '!**/common/api/vocabulary.ts',
+                '!**/common/api/wire.ts',
+              ],
+              allowTypeImports: true,
+              message:
+                'Schemas stay on the server: import rules from common/fieldRules.ts, values from common/api/index.ts (decision 0628).',
+            },
+          ],
+        },
+      ],
     },
+  },
+  {
+    // Tests of the web run in node and may use the schemas.
+    files: ['web/**/*.test.{ts,tsx}'],
+    rules: { 'no-restricted-imports': 'off' },
   },
   {
     files: ['common/**/*.ts'],

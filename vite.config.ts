@@ -5,6 +5,8 @@ import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { api } from './common/api/index.ts';
+import { wireModule } from './common/api/wire.ts';
 
 /** Every build gets its own id: compiled into the app and written to version.txt beside it. */
 function buildVersion(buildId: string): Plugin {
@@ -13,6 +15,24 @@ function buildVersion(buildId: string): Plugin {
     apply: 'build',
     generateBundle() {
       this.emitFile({ type: 'asset', fileName: 'version.txt', source: `${buildId}\n` });
+    },
+  };
+}
+
+/**
+ * The browser's build loads the contract's wire facts, not the contract (docs/decisions/0628): each call's
+ * path, method, access and failure message as plain data, so zod and the schemas only the server runs are
+ * not sent to phones. Development and tests load the contract itself; the types are the same either way.
+ */
+function contractWireFacts(): Plugin {
+  const contract = path.resolve(import.meta.dirname, 'common/api/index.ts');
+  const vocabulary = path.resolve(import.meta.dirname, 'common/api/vocabulary.ts');
+  return {
+    name: 'checkboard-contract-wire-facts',
+    apply: 'build',
+    enforce: 'pre',
+    load(id) {
+      return id === contract ? wireModule(api, vocabulary) : null;
     },
   };
 }
@@ -78,6 +98,7 @@ export default defineConfig(({ command }) => {
     publicDir: 'public',
     plugins: [
       react(),
+      contractWireFacts(),
       buildVersion(buildId),
       // An installable app that opens offline (issue 14, docs/decisions/0730): web/sw.ts, the manifest.
       VitePWA({

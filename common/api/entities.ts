@@ -1,22 +1,23 @@
 /** The objects of SPEC §3 as they travel on the wire. Field names are SPEC's. */
 import { z } from 'zod';
 import { ROLES } from '../roles.ts';
+import {
+  API_TOKEN_ACCESS,
+  CARD_ITEM_TYPES,
+  DURATIONS,
+  GRAPH_TYPES,
+  PERIOD_LIMITS,
+  periodTooLongMessage,
+  TIME_DIVISIONS,
+  WEBHOOK_EVENTS,
+  type Duration,
+} from './vocabulary.ts';
+
+export * from './vocabulary.ts';
 
 export const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 /** Date-times on the wire are ISO 8601 strings in UTC (docs/decisions/0003-wire-formats.md). */
 export const dateTime = z.iso.datetime({ offset: true });
-
-export const CARD_ITEM_TYPES = ['instruction', 'pass_fail', 'text', 'numeric', 'none'] as const;
-export type CardItemType = (typeof CARD_ITEM_TYPES)[number];
-export const CARD_ITEM_TYPE_LABELS: Record<CardItemType, string> = {
-  instruction: 'Instruction',
-  pass_fail: 'Pass/Fail',
-  text: 'Text Question',
-  numeric: 'Numeric Question',
-  none: 'None',
-};
-/** The only types the card builder's picker offers (SPEC §3). */
-export const PICKER_CARD_ITEM_TYPES: readonly CardItemType[] = ['instruction', 'pass_fail'];
 
 export const board = z.object({
   id,
@@ -141,31 +142,8 @@ export type UserData = z.infer<typeof userData>;
 export const orgSettings = z.object({ orgName: z.string(), timeZone: z.string() });
 export type OrgSettings = z.infer<typeof orgSettings>;
 
-export const DURATIONS = ['Days', 'Weeks', 'Months', 'Quarters', 'Years'] as const;
-export const TIME_DIVISIONS = [...DURATIONS, 'Custom Interval'] as const;
-export const GRAPH_TYPES = ['Bar', 'Line', 'Table'] as const;
-export const REPORT_MODES = [
-  'TimeSeries',
-  'CustomIntervalBoards',
-  'CustomIntervalCards',
-  'CustomIntervalItems',
-] as const;
-
 /** -1 means "all boards", "all cards", "no single item", or for start_number "Now" (SPEC §3). */
 const idOrAll = z.union([z.literal(-1), id]);
-
-/** How far back a graph's period may reach, per unit (docs/product-decisions.md "Constants"). */
-export type Duration = (typeof DURATIONS)[number];
-export const PERIOD_LIMITS: Record<Duration, number> = {
-  Days: 730,
-  Weeks: 104,
-  Months: 48,
-  Quarters: 16,
-  Years: 10,
-};
-
-export const periodTooLongMessage = (duration: Duration) =>
-  `A period can reach back at most ${PERIOD_LIMITS[duration]} ${duration.toLowerCase()}.`;
 
 const settingShape = {
   board_id: idOrAll,
@@ -205,12 +183,6 @@ export const dashboard = z.object({
 export type Dashboard = z.infer<typeof dashboard>;
 
 /** API tokens (docs/decisions/0584). */
-export const API_TOKEN_ACCESS = ['read', 'write'] as const;
-export type ApiTokenAccess = (typeof API_TOKEN_ACCESS)[number];
-export const API_TOKEN_ACCESS_LABELS: Record<ApiTokenAccess, string> = {
-  read: 'Read only',
-  write: 'Read and write',
-};
 
 export const apiToken = z.object({
   id,
@@ -226,23 +198,6 @@ export const apiToken = z.object({
 export type ApiToken = z.infer<typeof apiToken>;
 
 /** Webhooks (docs/decisions/0585): what an endpoint can be told. */
-export const WEBHOOK_URL_MAX = 500;
-export const WEBHOOK_DESCRIPTION_MAX = 200;
-export const WEBHOOK_EVENTS = [
-  'evaluation.completed',
-  'evaluation.failed',
-  'feedback.added',
-  'action.created',
-  'action.closed',
-] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
-export const WEBHOOK_EVENT_LABELS: Record<WebhookEvent, string> = {
-  'evaluation.completed': 'An evaluation is completed',
-  'evaluation.failed': 'An evaluation is completed with a failure',
-  'feedback.added': 'Feedback is added',
-  'action.created': 'A corrective action is raised',
-  'action.closed': 'A corrective action is done or cancelled',
-};
 
 export const webhook = z.object({
   id,

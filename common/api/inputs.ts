@@ -4,6 +4,7 @@ import { FEEDBACK_MAX, SEARCH_PAGE_DEFAULT, SEARCH_PAGE_MAX } from '../constants
 import { evidenceMessages, NOTE_MAX } from '../evidence.ts';
 import { SIGNED_NAME_MAX, signOffMessages } from '../signOff.ts';
 import { dateTime, id } from './entities.ts';
+import { messages } from '../fieldRules.ts';
 
 export const resultInput = z.strictObject({
   item_id: id,
@@ -22,8 +23,8 @@ export const signedName = z.string().max(SIGNED_NAME_MAX, signOffMessages.nameTo
 export const feedbackContent = z
   .string()
   .trim()
-  .min(1, `Feedback must be between 1 and ${FEEDBACK_MAX} characters long.`)
-  .max(FEEDBACK_MAX, `Feedback must be between 1 and ${FEEDBACK_MAX} characters long.`);
+  .min(1, messages.feedbackLength)
+  .max(FEEDBACK_MAX, messages.feedbackLength);
 
 /** An IANA time zone name; the server refuses one it does not know ('Unknown time zone.'). */
 export const timeZone = z.string().min(1).max(100);

@@ -3,12 +3,12 @@ import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { onlineManager, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { RouterProvider } from 'react-router';
+import { BrowserRouter } from 'react-router';
 import type { UserData } from '../../common/api/index.ts';
 import { ApiError } from '../lib/api.ts';
 import { keepQueries } from '../shared/offline/persist.ts';
 import { startSendingOutbox } from '../shared/offline/sync.ts';
-import { router } from './router.tsx';
+import { AppRoutes } from './router.tsx';
 import { colorSchemeManager, cssVariablesResolver, theme } from './theme.ts';
 
 const queryClient = new QueryClient({
@@ -78,7 +78,9 @@ export function App() {
       <QueryClientProvider client={queryClient}>
         <ModalsProvider>
           <Notifications position="top-center" />
-          <RouterProvider router={router} />
+          <BrowserRouter>
+            <AppRoutes />
+          </BrowserRouter>
         </ModalsProvider>
       </QueryClientProvider>
     </MantineProvider>

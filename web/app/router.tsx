@@ -1,6 +1,6 @@
 /** Every route of SPEC §2. Pages of the organisation live under /q/{org}; anything else is 'Page Not Found'. */
 import { lazy } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { useRoutes, type RouteObject } from 'react-router';
 import { AccountSettingsPage } from '../features/accounts/AccountSettingsPage.tsx';
 import { CreateAppPage } from '../features/accounts/CreateAppPage.tsx';
 import { LoginPage } from '../features/accounts/LoginPage.tsx';
@@ -23,7 +23,6 @@ import { EvaluationsTab } from '../features/evaluations/EvaluationsTab.tsx';
 import { FeedbackTab } from '../features/evaluations/feedback/FeedbackTab.tsx';
 import { LandingPage } from '../features/landing/LandingPage.tsx';
 import { OrgSettingsPage } from '../features/settings/OrgSettingsPage.tsx';
-import { ScheduleTab } from '../features/schedules/ScheduleTab.tsx';
 import { ComingSoonPage } from '../shared/ComingSoonPage.tsx';
 import { NotFoundPage } from '../shared/NotFoundPage.tsx';
 import { HomeLayout } from '../features/org/HomeLayout.tsx';
@@ -37,6 +36,10 @@ const CardBuilderPage = lazy(() =>
 );
 
 // Analytics brings the charting library (recharts): loaded only when an administrator opens it.
+// Schedules bring the recurrence library (rrule): loaded only when the Schedule tab is opened.
+const ScheduleTab = lazy(() =>
+  import('../features/schedules/ScheduleTab.tsx').then((m) => ({ default: m.ScheduleTab })),
+);
 const DocsPage = lazy(() => import('../features/docs/DocsPage.tsx').then((m) => ({ default: m.DocsPage })));
 const AnalyticsPage = lazy(() =>
   import('../features/analytics/AnalyticsPage.tsx').then((m) => ({ default: m.AnalyticsPage })),
@@ -195,4 +198,6 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export const router = createBrowserRouter(routes);
+export function AppRoutes() {
+  return useRoutes(routes);
+}

@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import type { CallDef } from '../../common/api/define.ts';
+import type { WireFacts } from '../../common/api/wire.ts';
 import {
   IDEMPOTENCY_KEY_HEADER,
   REQUEST_MAX_RETRIES,
@@ -58,7 +59,7 @@ export function newIdempotencyKey(): string {
   return crypto.randomUUID();
 }
 
-function urlFor(call: CallDef, body: unknown): string {
+function urlFor(call: WireFacts, body: unknown): string {
   if (call.method !== 'GET' || !body || typeof body !== 'object') return call.path;
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(body))
@@ -67,7 +68,7 @@ function urlFor(call: CallDef, body: unknown): string {
   return query ? `${call.path}?${query}` : call.path;
 }
 
-async function errorFrom(call: CallDef, response: Response): Promise<ApiError> {
+async function errorFrom(call: WireFacts, response: Response): Promise<ApiError> {
   let errMsg: string | undefined;
   let errField: string | undefined;
   try {
@@ -87,7 +88,7 @@ function filenameOf(response: Response): string {
 
 /** One attempt, bounded by the time-out; a network failure or time-out becomes status 0. */
 async function attempt(
-  call: CallDef,
+  call: WireFacts,
   init: RequestInit,
   url: string,
   options: CallOptions,
@@ -108,10 +109,12 @@ async function attempt(
 }
 
 export async function callApi<C extends CallDef>(
-  call: C,
+  def: C,
   body: z.input<C['request']>,
   options: CallOptions = {},
 ): Promise<Answer<C>> {
+  // Only the wire facts exist in the browser's build (common/api/wire.ts, docs/decisions/0628).
+  const call: WireFacts = def;
   const sleep = options.sleep ?? defaultSleep;
   const headers: Record<string, string> = { Accept: call.file ? '*/*' : 'application/json' };
   if (call.method !== 'GET') headers['Content-Type'] = 'application/json';
@@ -144,7 +147,7 @@ export async function callApi<C extends CallDef>(
 }
 
 /** The message to show for a failed call: the server's, or the call's own fallback. */
-export function messageOf(error: unknown, call?: CallDef): string {
+export function messageOf(error: unknown, call?: WireFacts): string {
   if (error instanceof ApiError) return error.errMsg;
   return call?.failMsg ?? NETWORK_FAILURE_MESSAGE;
 }

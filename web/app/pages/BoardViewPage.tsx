@@ -6,7 +6,7 @@ import { Anchor, Button, Grid, Group, Paper, Stack, Text, Title } from '@mantine
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, type Board } from '../../../common/api/index.ts';
-import { nameKey } from '../../../common/validation.ts';
+import { nameKey } from '../../../common/fieldRules.ts';
 import { ErrorText } from '../../components/ErrorText.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { Page } from '../../components/Page.tsx';

@@ -9,7 +9,7 @@ import { Link } from 'react-router';
 import { PasswordField } from '../../components/PasswordField.tsx';
 import { api, type ResponseOf } from '../../../common/api/index.ts';
 import { ssoMessages } from '../../../common/sso.ts';
-import { messages } from '../../../common/validation.ts';
+import { messages } from '../../../common/fieldRules.ts';
 import { messageOf } from '../../lib/api.ts';
 import { paths } from '../../lib/paths.ts';
 import { login, resendVerification } from './api.ts';

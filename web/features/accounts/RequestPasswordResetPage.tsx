@@ -4,7 +4,7 @@ import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api } from '../../../common/api/index.ts';
-import { checkEmail, formRule } from '../../../common/validation.ts';
+import { checkEmail, formRule } from '../../../common/fieldRules.ts';
 import { Page } from '../../components/Page.tsx';
 import { messageOf } from '../../lib/api.ts';
 import { paths } from '../../lib/paths.ts';

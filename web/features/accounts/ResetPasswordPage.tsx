@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { PasswordField } from '../../components/PasswordField.tsx';
 import { api } from '../../../common/api/index.ts';
-import { checkEmail, checkPassword, checkPasswordsMatch, formRule } from '../../../common/validation.ts';
+import { checkEmail, checkPassword, checkPasswordsMatch, formRule } from '../../../common/fieldRules.ts';
 import { Page } from '../../components/Page.tsx';
 import { applyServerError } from '../../lib/formErrors.ts';
 import { useResetPassword } from './api.ts';

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { PasswordField } from '../../components/PasswordField.tsx';
 import { api } from '../../../common/api/index.ts';
-import { checkEmail, checkName, checkPassword, formRule } from '../../../common/validation.ts';
+import { checkEmail, checkName, checkPassword, formRule } from '../../../common/fieldRules.ts';
 import { Page } from '../../components/Page.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { applyServerError } from '../../lib/formErrors.ts';

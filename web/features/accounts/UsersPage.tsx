@@ -19,7 +19,7 @@ import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { api, type User } from '../../../common/api/index.ts';
 import { ROLE_LABELS, type Role } from '../../../common/roles.ts';
-import { checkEmail, formRule } from '../../../common/validation.ts';
+import { checkEmail, formRule } from '../../../common/fieldRules.ts';
 import { ConfirmDeleteModal } from '../../components/ConfirmDeleteModal.tsx';
 import { ErrorText } from '../../components/ErrorText.tsx';
 import { EditIcon, TrashIcon } from '../../components/icons.tsx';

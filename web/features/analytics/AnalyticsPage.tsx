@@ -30,7 +30,7 @@ import {
   type DashboardSettingInput,
 } from '../../../common/api/index.ts';
 import { GRAPHS_PER_DASHBOARD_MAX, PRODUCT_NAME } from '../../../common/constants.ts';
-import { checkShortName } from '../../../common/validation.ts';
+import { checkShortName } from '../../../common/fieldRules.ts';
 import { ConfirmDeleteModal } from '../../components/ConfirmDeleteModal.tsx';
 import { ErrorText } from '../../components/ErrorText.tsx';
 import {

@@ -5,7 +5,7 @@
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, type DashboardSettingInput } from '../../../common/api/index.ts';
-import { PERIOD_LIMITS } from '../../../common/api/entities.ts';
+import { PERIOD_LIMITS } from '../../../common/api/index.ts';
 import { callApi } from '../../lib/api.ts';
 import { useCallMutation } from '../../lib/mutation.ts';
 

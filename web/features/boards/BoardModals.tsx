@@ -6,7 +6,7 @@ import { Button, Group, Modal, Stack, Switch, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { api, type Board } from '../../../common/api/index.ts';
-import { checkItemName, messages, nameKey } from '../../../common/validation.ts';
+import { checkItemName, messages, nameKey } from '../../../common/fieldRules.ts';
 import { ConfirmDeleteModal } from '../../components/ConfirmDeleteModal.tsx';
 import { ErrorText } from '../../components/ErrorText.tsx';
 import { applyServerError } from '../../lib/formErrors.ts';

@@ -20,7 +20,7 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, type Board } from '../../../common/api/index.ts';
 import { roleOf, show } from '../../../common/roles.ts';
-import { nameContains } from '../../../common/validation.ts';
+import { nameContains } from '../../../common/fieldRules.ts';
 import { ErrorText } from '../../components/ErrorText.tsx';
 import { EditIcon, PlusIcon, SearchIcon, TrashIcon } from '../../components/icons.tsx';
 import { Loading } from '../../components/Loading.tsx';

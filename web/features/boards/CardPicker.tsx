@@ -5,7 +5,7 @@
 import { Alert, Checkbox, ScrollArea, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { MAX_CARDS_PER_BOARD, PICKER_SEARCH_THRESHOLD } from '../../../common/constants.ts';
-import { messages, nameContains } from '../../../common/validation.ts';
+import { messages, nameContains } from '../../../common/fieldRules.ts';
 import { SearchIcon } from '../../components/icons.tsx';
 
 export function CardPicker({

@@ -16,7 +16,7 @@ import {
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, type Card } from '../../../common/api/index.ts';
-import { nameContains } from '../../../common/validation.ts';
+import { nameContains } from '../../../common/fieldRules.ts';
 import { ConfirmDeleteModal } from '../../components/ConfirmDeleteModal.tsx';
 import { ErrorText } from '../../components/ErrorText.tsx';
 import { EditIcon, PlusIcon, SearchIcon, TrashIcon } from '../../components/icons.tsx';

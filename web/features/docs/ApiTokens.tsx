@@ -23,7 +23,7 @@ import {
   type ApiToken,
   type ApiTokenAccess,
 } from '../../../common/api/index.ts';
-import { checkShortName, formRule } from '../../../common/validation.ts';
+import { checkShortName, formRule } from '../../../common/fieldRules.ts';
 import { SecretShownOnce } from './SecretShownOnce.tsx';
 import { ErrorText } from '../../components/ErrorText.tsx';
 import { Loading } from '../../components/Loading.tsx';

@@ -1,9 +1,11 @@
 /** The home tabs (SPEC §2): Boards for everyone, Cards and Users for admins, Evaluations and Feedback for evaluators; Actions (issue 12) and Schedule (issue 13) for evaluators. */
 import { Container, Tabs } from '@mantine/core';
+import { Suspense } from 'react';
 import { Outlet, useLocation, useNavigate, useParams } from 'react-router';
 import { roleOf, show } from '../../../common/roles.ts';
 import { paths } from '../../lib/paths.ts';
 import { useUserData } from '../../lib/queries.ts';
+import { Loading } from '../../components/Loading.tsx';
 
 const TABS = [
   { value: 'boards', label: 'Boards', path: paths.home, visible: show.boardsTab },
@@ -37,7 +39,10 @@ export function HomeLayout() {
           </Tabs.List>
         </Tabs>
       </Container>
-      <Outlet />
+      {/* A tab loaded on demand (Schedule) keeps the tabs on screen while it comes. */}
+      <Suspense fallback={<Loading />}>
+        <Outlet />
+      </Suspense>
     </>
   );
 }

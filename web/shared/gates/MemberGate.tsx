@@ -6,7 +6,7 @@
 import { Alert } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Navigate, Outlet, useLocation, useParams } from 'react-router';
-import { nameKey } from '../../../common/validation.ts';
+import { nameKey } from '../../../common/fieldRules.ts';
 import { Loading } from '../../components/Loading.tsx';
 import { paths } from '../../lib/paths.ts';
 import { useUserData } from '../../lib/queries.ts';

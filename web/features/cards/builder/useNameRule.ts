@@ -1,5 +1,5 @@
 /** The card name rule as the builder checks it before a call: SPEC §5, and unique among live cards. */
-import { checkItemName, messages, nameKey } from '../../../../common/validation.ts';
+import { checkItemName, messages, nameKey } from '../../../../common/fieldRules.ts';
 import { useCards } from '../../../shared/api/cards.ts';
 
 export function useNameRule(ownId: number | null) {

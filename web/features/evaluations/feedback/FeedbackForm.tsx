@@ -1,7 +1,7 @@
 /** The feedback text area with Submit and Cancel; the content rule is the server's (1-5,000 characters). */
 import { Button, Group, Stack, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { feedbackContent } from '../../../../common/api/index.ts';
+import { checkFeedback } from '../../../../common/fieldRules.ts';
 import { ErrorText } from '../../../components/ErrorText.tsx';
 
 export function FeedbackForm({
@@ -25,10 +25,7 @@ export function FeedbackForm({
     mode: 'controlled',
     initialValues: { content: initial },
     validate: {
-      content: (value) => {
-        const parsed = feedbackContent.safeParse(value);
-        return parsed.success ? null : (parsed.error.issues[0]?.message ?? null);
-      },
+      content: checkFeedback,
     },
   });
   return (
