@@ -781,6 +781,8 @@ async function measureShape(databaseUrl: string, f: Fixture, evaluations: number
       expectOk(await search(i % 2 ? page1 : pageN), 'search-evaluations');
       expectOk(await report(i % 2 ? days : items(i)), 'get-report');
     }
+    const deep = JSON.parse((await search(pageN)).body.toString()) as { evaluations: unknown[] };
+    if (deep.evaluations.length !== 48) throw new Error(`the deep page has ${deep.evaluations.length} rows`);
     let rows = 0;
     for (let i = 0; i < f.boards.length; i++)
       rows += (JSON.parse((await getEvaluations(i)).body.toString()) as { evaluations: unknown[] })
