@@ -94,3 +94,6 @@ export function anonymousGridColumns(boardCount: number): number {
  */
 export const DEVICE_TIME_MAX_AGE_MS = 7 * 24 * 60 * 60_000;
 export const DEVICE_TIME_SKEW_MS = 2 * 60_000;
+
+/** The longest range get-schedule-compliance counts (docs/decisions/0703, 0704). */
+export const COMPLIANCE_RANGE_MAX_DAYS = 366;

@@ -29,7 +29,8 @@ export type ScheduleStatus = (typeof SCHEDULE_STATUSES)[number];
 
 /** A range must run forward and span at most `days` days (62 for occurrences, 366 for compliance). */
 export const rangeMessage = (days: number) => `A range runs forward and spans at most ${days} days.`;
-export const COMPLIANCE_RANGE_MAX_DAYS = 366;
+// In constants.ts, so the analytics screen can read it without loading the rule library.
+export { COMPLIANCE_RANGE_MAX_DAYS } from './constants.ts';
 
 export const scheduleMessages = {
   rule: 'Enter a repeat rule: FREQ=DAILY, WEEKLY, MONTHLY or YEARLY, with no time of day (the window sets it).',

@@ -4,7 +4,7 @@
  * PDF report from the evaluation modal (read back: the name and card are in it); an administrator makes a
  * share link there, and it opens the report with no session at all.
  */
-import { request as playwrightRequest, type Page } from '@playwright/test';
+import { request as playwrightRequest, type Locator, type Page } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import { signOffMessages } from '../common/signOff.ts';
 import { readPdf } from '../server/modules/reports/readPdf.ts';
@@ -183,4 +183,94 @@ test('a visitor with the QR code signs off too before the results are taken', as
     .execute();
   expect(signature).toHaveLength(1);
   await visitor.close();
+});
+
+/** Presses Tab (Shift+Tab when `back`) until `target` has the focus: it is reachable by keyboard. */
+async function tabTo(page: Page, target: Locator, back = false) {
+  for (let presses = 0; presses < 80; presses++) {
+    if (await target.evaluate((element) => element === document.activeElement)) return;
+    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+  }
+  throw new Error(`could not reach ${target} with the keyboard`);
+}
+
+test('a keyboard-only evaluator types a signature, submits, and the report carries the signature image', async ({
+  page,
+}) => {
+  const s = seed();
+  const team = await s.team();
+  const card = await s.card(team.org, {
+    name: `Keyboard sign-off ${suffix()}`,
+    signOffRequired: true,
+    items: [{ type: 'pass_fail', content: '<p>Exit is clear</p>' }],
+  });
+  const board = await s.board(team.org, { name: `Stairwell ${suffix()}`, cardIds: [card.id] });
+  await signInAs(page, team.evaluator.cookie);
+  const enc = encodeURIComponent;
+  await page.goto(`/q/${enc(team.org.name)}/boards/${enc(board.name)}/${board.id}/eval`);
+
+  // From here on, only the keyboard: Tab, Shift+Tab, arrows, Space, Enter and typing.
+  const cardButton = page.getByRole('button', { name: new RegExp(card.name) });
+  await expect(cardButton).toBeVisible();
+  await tabTo(page, cardButton);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { level: 1, name: card.name })).toBeVisible();
+  const pass = page.getByRole('radiogroup', { name: 'Exit is clear' }).getByRole('radio', { name: 'Pass' });
+  await tabTo(page, pass);
+  await page.keyboard.press('Space');
+  await expect(pass).toBeChecked();
+
+  const signOff = page.getByTestId('sign-off');
+  // How to sign: a radio group, Draw (chosen) or Type.
+  const how = signOff.getByRole('radiogroup', { name: 'How to sign' });
+  const typeChoice = how.getByRole('radio', { name: 'Type', exact: true });
+  const drawChoice = how.getByRole('radio', { name: 'Draw', exact: true });
+  await expect(drawChoice).toBeChecked();
+  await tabTo(page, drawChoice);
+  await page.keyboard.press('ArrowRight');
+  await expect(typeChoice).toBeChecked();
+  const typedField = signOff.getByRole('textbox', { name: 'Type your signature' });
+  await tabTo(page, typedField);
+  await page.keyboard.type('Kim Keyboard');
+  await expect(signOff.getByRole('img', { name: 'Signature: Kim Keyboard' })).toBeVisible();
+  // What is typed is drawn into the box: it has dark pixels.
+  const inked = await signOff.getByTestId('typed-signature-preview').evaluate((canvas: HTMLCanvasElement) => {
+    const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+    let dark = 0;
+    for (let i = 3; i < data.length; i += 4) if (data[i]! > 128) dark += 1;
+    return dark;
+  });
+  expect(inked).toBeGreaterThan(200);
+  await signOff.screenshot({ path: test.info().outputPath('typed-signature.png') });
+  await expectAccessible(page, 'sign-off with a typed signature');
+
+  // Submitting without the name is refused with the sign-off's message; then the name, and Enter.
+  const submit = page.getByRole('button', { name: 'Submit' });
+  await tabTo(page, submit);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('alert').filter({ hasText: signOffMessages.missingName })).toBeVisible();
+  const nameField = signOff.getByRole('textbox', { name: 'Your name' });
+  await tabTo(page, nameField, true);
+  await page.keyboard.type('Kim Keyboard');
+  await tabTo(page, submit);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { level: 1, name: 'Evaluation submitted' })).toBeVisible();
+
+  // The server received a PNG like a drawn one; the report embeds it (the card has no photos: the one
+  // image is the signature) beside the typed name.
+  const row = await s.env.db
+    .selectFrom('evaluations')
+    .select(['id', 'signed_name', 'completed_at'])
+    .where('org_id', '=', team.org.id)
+    .where('card_id', '=', card.id)
+    .executeTakeFirstOrThrow();
+  expect(row.signed_name).toBe('Kim Keyboard');
+  expect(row.completed_at).not.toBeNull();
+  const report = await page.request.get(`/api/evaluations/report.pdf?evalID=${row.id}`);
+  expect(report.status()).toBe(200);
+  const pdf = await readPdf(await report.body());
+  expect(pdf.text).toContain('Signed by');
+  expect(pdf.text).toContain('Kim Keyboard');
+  expect(pdf.imageObjects).toBe(1);
+  expect(pdf.pages.reduce((sum, p) => sum + p.images, 0)).toBe(1);
 });

@@ -3,8 +3,11 @@
  * a board, starting three days ago (the app has no server test clock, so the past days stand for "the
  * next day"); the board view shows yesterday's occurrence as a missed square and today's as due, beside
  * the pass and fail squares, in all three views, with the legend; the evaluator's Schedule tab lists it,
- * and the boards panel counts it; the analytics screen reports its compliance.
+ * and the boards panel counts it; the analytics screen reports its compliance. Then an administrator edits
+ * a schedule (another rule and a window: the marks move and name the window) and deletes it (the marks and
+ * the legend's Due and Missed go).
  */
+import type { Page } from '@playwright/test';
 import { expect, expectAccessible, seed, signInAs, test } from './fixtures.ts';
 
 const suffix = () => Math.random().toString(36).slice(2, 7);
@@ -115,4 +118,106 @@ test('an administrator schedules a daily check; the board shows the missed day; 
   // Evaluators do not manage schedules.
   await expect(page.getByRole('button', { name: 'Add schedule' })).toHaveCount(0);
   await expectAccessible(page, 'schedule tab, evaluator');
+});
+
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+/** The schedule mark drawn in a calendar cell of the 28 Days view. */
+const markOn = (page: Page, day: string) =>
+  page.locator(`td[data-date="${day}"]`).getByTestId('schedule-mark');
+
+test('an administrator edits a schedule’s rule and window, and the board’s marks follow; deleting it removes them', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  test.skip(new Date().getUTCHours() === 23 && new Date().getUTCMinutes() >= 55, 'too close to midnight UTC');
+  const s = seed();
+  const team = await s.team();
+  const card = await s.card(team.org, { name: `Oven check ${suffix()}` });
+  const board = await s.board(team.org, { name: `Bakery ${suffix()}`, cardIds: [card.id] });
+  const org = `/q/${encodeURIComponent(team.org.name)}`;
+  const days28 = `${org}/boards/${encodeURIComponent(board.name)}?view=days28`;
+  const [today, yesterday, twoDaysAgo] = [utcDay(0), utcDay(-1), utcDay(-2)];
+  const yesterdayName = WEEKDAYS[new Date(`${yesterday}T12:00:00Z`).getUTCDay()]!;
+  await signInAs(page, team.admin.cookie);
+
+  // A daily check since three days ago, the whole day (as the first journey made it through the form).
+  const headers = { 'Idempotency-Key': `schedule-${board.id}` };
+  const data = { boardID: board.id, cardID: card.id, rule: 'FREQ=DAILY', startDate: utcDay(-3) };
+  let added = await page.request.post('/api/add-schedule', { data, headers });
+  // As the web client does: a 503 (SQLite busy with another journey's seeding) is retried, same key.
+  for (let retry = 0; retry < 3 && added.status() === 503; retry++) {
+    await page.waitForTimeout(300 * 2 ** retry);
+    added = await page.request.post('/api/add-schedule', { data, headers });
+  }
+  expect(added.status(), await added.text()).toBe(200);
+
+  await page.goto(days28);
+  await expect(page.getByRole('heading', { level: 1, name: board.name })).toBeVisible();
+  await expect(markOn(page, twoDaysAgo)).toHaveAttribute('data-status', 'Missed');
+  await expect(markOn(page, yesterday)).toHaveAttribute('aria-label', /^Missed check, .*, all day$/);
+  await expect(markOn(page, today)).toHaveAttribute('aria-label', 'Due check, today, all day');
+  await expect(page.getByTestId('legend')).toContainText('Missed');
+
+  // Edit: only on yesterday's weekday, in a window from midnight to half past.
+  await page.goto(`${org}/home/schedule`);
+  const schedules = page.getByTestId('schedules');
+  await expect(schedules).toContainText('every day');
+  await page.getByRole('button', { name: `Edit the schedule of ${card.name} on ${board.name}` }).click();
+  const form = page.getByRole('dialog', { name: 'Edit schedule' });
+  await expect(form.getByLabel('Repeat')).toHaveValue('daily');
+  await form.getByLabel('Repeat').selectOption('weekdays');
+  for (const day of WEEKDAYS)
+    await form.getByRole('checkbox', { name: day, exact: true }).setChecked(day === yesterdayName);
+  await form.getByLabel('The whole day').uncheck();
+  await form.getByLabel('Window opens').fill('00:00');
+  await form.getByLabel('Window closes').fill('00:30');
+  await expect(form.getByTestId('rule-text')).toContainText(yesterdayName);
+  await expectAccessible(page, 'schedule form, editing');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(form).toBeHidden();
+  await expect(schedules).toContainText(yesterdayName);
+  await expect(schedules).toContainText('00:00–00:30');
+  await expect(schedules).not.toContainText('every day');
+  await expectAccessible(page, 'schedule tab, edited');
+
+  // The board: yesterday's check is still missed, now in its window; the other days have no mark.
+  await page.goto(days28);
+  await expect(page.getByRole('heading', { level: 1, name: board.name })).toBeVisible();
+  await expect(markOn(page, yesterday)).toHaveAttribute(
+    'aria-label',
+    /^Missed check, \w{3} \d{1,2} \w{3}, 00:00–00:30$/,
+  );
+  await expect(markOn(page, yesterday)).toHaveAttribute('data-status', 'Missed');
+  await expect(markOn(page, today)).toHaveCount(0);
+  await expect(markOn(page, twoDaysAgo)).toHaveCount(0);
+  await expectAccessible(page, 'board after the schedule was edited');
+
+  // Delete: the schedule goes, and with it every mark and the legend's Due and Missed.
+  await page.goto(`${org}/home/schedule`);
+  await page.getByRole('button', { name: `Delete the schedule of ${card.name} on ${board.name}` }).click();
+  const confirm = page.getByRole('dialog', { name: 'Delete schedule' });
+  await expect(confirm).toContainText(`Delete the schedule of ${card.name} on ${board.name}?`);
+  await expectAccessible(page, 'delete schedule');
+  await confirm.getByRole('button', { name: 'Delete' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(page.getByText('No schedules yet.')).toBeVisible();
+  await expectAccessible(page, 'schedule tab, deleted');
+
+  // The board's occurrences have been read (and answered none) before the absence of marks is checked.
+  const occurrences = page.waitForResponse(
+    (r) =>
+      r.url().endsWith('/api/get-schedule-occurrences') &&
+      (r.request().postDataJSON() as { boardID?: number } | null)?.boardID === board.id,
+  );
+  await page.goto(days28);
+  const answer = await occurrences;
+  expect(answer.status()).toBe(200);
+  expect(((await answer.json()) as { occurrences: unknown[] }).occurrences).toEqual([]);
+  await expect(page.getByRole('heading', { level: 1, name: board.name })).toBeVisible();
+  await expect(page.getByTestId('legend')).toBeVisible();
+  await expect(page.getByTestId('schedule-mark')).toHaveCount(0);
+  await expect(page.getByTestId('legend')).not.toContainText('Missed');
+  await expect(page.getByTestId('legend')).not.toContainText('Due');
+  await expectAccessible(page, 'board after the schedule was deleted');
 });

@@ -5,7 +5,12 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { ANONYMOUS_KEY_ROTATION_MINUTES_DEFAULT } from '../common/constants.ts';
-import { ANONYMOUS_CALLS_PER_MINUTE } from './http/rateLimit.ts';
+import {
+  ANONYMOUS_CALLS_PER_MINUTE,
+  REPORTS_PER_MINUTE_PER_ADDRESS,
+  REPORTS_PER_MINUTE_PER_MEMBER,
+  REPORTS_PER_MINUTE_PER_ORG,
+} from './http/rateLimit.ts';
 import { projectRoot } from './paths.ts';
 import { parseStorageUrl, type StorageConfig } from './storage/storage.ts';
 
@@ -86,6 +91,30 @@ const schema = z.object({
       .min(1, 'must be at least 1')
       .default(ANONYMOUS_CALLS_PER_MINUTE),
   ),
+  REPORTS_PER_MINUTE_PER_MEMBER: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .default(REPORTS_PER_MINUTE_PER_MEMBER),
+  ),
+  REPORTS_PER_MINUTE_PER_ORG: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .default(REPORTS_PER_MINUTE_PER_ORG),
+  ),
+  REPORTS_PER_MINUTE_PER_ADDRESS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .default(REPORTS_PER_MINUTE_PER_ADDRESS),
+  ),
   SIGNUPS_PER_ADDRESS_PER_HOUR: z.preprocess(
     emptyAsUndefined,
     z.coerce
@@ -156,6 +185,8 @@ export interface Config {
   anonKeyRotationMinutes: number;
   /** Requests per minute per address to the -anon calls. */
   anonymousCallsPerMinute: number;
+  /** PDF reports made per minute per member, per organisation, per client address (decision 0715). */
+  reportsPerMinute: { member: number; org: number; address: number };
   /** Sign-ups per hour from one client address (each mails an address). */
   signupsPerAddressPerHour: number;
   /** The Bearer token GET /metrics asks for; without it there is no /metrics. */
@@ -243,6 +274,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionSecret: e.SESSION_SECRET,
     anonKeyRotationMinutes: e.ANON_KEY_ROTATION_MINUTES,
     anonymousCallsPerMinute: e.ANON_CALLS_PER_MINUTE,
+    reportsPerMinute: {
+      member: e.REPORTS_PER_MINUTE_PER_MEMBER,
+      org: e.REPORTS_PER_MINUTE_PER_ORG,
+      address: e.REPORTS_PER_MINUTE_PER_ADDRESS,
+    },
     signupsPerAddressPerHour: e.SIGNUPS_PER_ADDRESS_PER_HOUR,
     metricsToken: e.METRICS_TOKEN,
     jobsPollSeconds: e.JOBS_POLL_SECONDS,

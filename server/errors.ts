@@ -36,6 +36,8 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     readonly errMsg: string,
     readonly errField?: string,
+    /** Seconds the client should wait before trying again (a Retry-After header), for 429 and 503. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(errMsg);
     this.name = 'AppError';
@@ -52,4 +54,5 @@ export const notFound = (errMsg: string) => new AppError('NOT_FOUND', errMsg);
 export const forbidden = (errMsg = 'Not authorized.') => new AppError('FORBIDDEN', errMsg);
 export const unauthenticated = (errMsg = 'Please sign in.') => new AppError('UNAUTHENTICATED', errMsg);
 export const conflict = (errMsg: string, errField?: string) => new AppError('CONFLICT', errMsg, errField);
-export const tooManyRequests = (errMsg: string) => new AppError('TOO_MANY_REQUESTS', errMsg);
+export const tooManyRequests = (errMsg: string, retryAfterSeconds?: number) =>
+  new AppError('TOO_MANY_REQUESTS', errMsg, undefined, retryAfterSeconds);

@@ -2,7 +2,15 @@ import { z } from 'zod';
 import { GRAPHS_PER_DASHBOARD_MAX } from '../constants.ts';
 import { shortNameSchema } from '../validation.ts';
 import { defineCall } from './define.ts';
-import { CARD_ITEM_TYPES, REPORT_MODES, dashboard, dashboardSettingInput, dateTime, id } from './entities.ts';
+import {
+  CARD_ITEM_TYPES,
+  REPORT_MODES,
+  dashboard,
+  dashboardSettingInput,
+  dateTime,
+  id,
+  reportSettingInput,
+} from './entities.ts';
 
 const settings = z
   .array(dashboardSettingInput)
@@ -91,13 +99,15 @@ export const deleteDashboard = defineCall({
  * over the whole period. Period, buckets and errors: docs/decisions/0421.
  * `measure` says what is counted: whole evaluations (passed/failed; na is 0), or one item's answers
  * (pass/fail/N/A) when the setting names an item or the mode is CustomIntervalItems.
+ * The setting is SPEC's alone: a saved graph's `report` is not sent here, and a ScheduleCompliance graph's
+ * figures come from get-schedule-compliance (docs/decisions/0704).
  */
 export const getReport = defineCall({
   path: '/api/get-report',
   method: 'POST',
   access: 'admin',
   mutates: false,
-  request: z.strictObject({ setting: dashboardSettingInput, timeZone: z.string().min(1).max(64) }),
+  request: z.strictObject({ setting: reportSettingInput, timeZone: z.string().min(1).max(64) }),
   response: z.object({
     report: z.object({
       mode: z.enum(REPORT_MODES),

@@ -3,6 +3,10 @@ import { z } from 'zod';
 import { ROLES } from '../roles.ts';
 import {
   API_TOKEN_ACCESS,
+  COMPLIANCE_PERIOD_LIMITS,
+  complianceMessages,
+  GRAPH_REPORTS,
+  type GraphReport,
   CARD_ITEM_TYPES,
   DURATIONS,
   GRAPH_TYPES,
@@ -169,10 +173,39 @@ function checkPeriod(
     ctx.addIssue({ code: 'custom', path: ['end_number'], message: periodTooLongMessage(s.end_duration) });
 }
 
-export const dashboardSettingInput = z.strictObject(settingShape).superRefine(checkPeriod);
-export const dashboardSetting = z.object({ ...settingShape, id });
+function checkCompliance(
+  s: {
+    report?: GraphReport | undefined;
+    start_number: number;
+    start_duration: Duration;
+    time_division: (typeof TIME_DIVISIONS)[number];
+    card_id: number;
+    card_item_id: number;
+    type: (typeof GRAPH_TYPES)[number];
+  },
+  ctx: z.RefinementCtx,
+) {
+  if (s.report !== 'ScheduleCompliance') return;
+  if (s.start_number > COMPLIANCE_PERIOD_LIMITS[s.start_duration])
+    ctx.addIssue({ code: 'custom', path: ['start_number'], message: complianceMessages.period });
+  if (s.time_division !== 'Custom Interval')
+    ctx.addIssue({ code: 'custom', path: ['time_division'], message: complianceMessages.division });
+  if (s.card_id !== -1 || s.card_item_id !== -1)
+    ctx.addIssue({ code: 'custom', path: ['card_id'], message: complianceMessages.target });
+  if (s.type === 'Line') ctx.addIssue({ code: 'custom', path: ['type'], message: complianceMessages.type });
+}
+
+/** A graph's setting as get-report takes it: SPEC's fields only. */
+export const reportSettingInput = z.strictObject(settingShape).superRefine(checkPeriod);
+/** A graph as add-dashboard and edit-dashboard take it: SPEC's fields and, optionally, what it reports. */
+export const dashboardSettingInput = z
+  .strictObject({ ...settingShape, report: z.enum(GRAPH_REPORTS).optional() })
+  .superRefine(checkPeriod)
+  .superRefine(checkCompliance);
+export const dashboardSetting = z.object({ ...settingShape, report: z.enum(GRAPH_REPORTS), id });
 export type DashboardSetting = z.infer<typeof dashboardSetting>;
 export type DashboardSettingInput = z.infer<typeof dashboardSettingInput>;
+export type ReportSettingInput = z.infer<typeof reportSettingInput>;
 
 export const dashboard = z.object({
   id,

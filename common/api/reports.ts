@@ -51,6 +51,7 @@ export const getEvaluationReport = defineCall({
   request: z.strictObject({ evalID: queryId, paper }),
   response: z.unknown(),
   failMsg: 'Unable to make the report. Please try again later.',
+  // Limited per member and organisation (decision 0715): 429, RATE_LIMITED_MESSAGE, Retry-After.
 });
 
 export const getReportLinks = defineCall({
@@ -92,7 +93,10 @@ export const getSharedReport = defineCall({
   mutates: false,
   file: true,
   document: true,
-  /** Anyone holding a link: counted per address like the -anon calls. */
+  /**
+   * Anyone holding a link: counted per address like the -anon calls, and the reports it makes per
+   * address and per organisation (decision 0715).
+   */
   perAddressLimit: true,
   request: z.strictObject({ token: z.string().min(1).max(200), paper }),
   response: z.unknown(),

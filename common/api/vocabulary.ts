@@ -66,3 +66,30 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEvent, string> = {
   'action.created': 'A corrective action is raised',
   'action.closed': 'A corrective action is done or cancelled',
 };
+
+/**
+ * What a saved graph reports (our addition, docs/decisions/0704): the pass rate of evaluations (SPEC's
+ * report modes, from get-report; the default when the field is absent) or the schedule compliance of boards,
+ * or of the cards of one board (from get-schedule-compliance).
+ */
+export const GRAPH_REPORTS = ['Evaluations', 'ScheduleCompliance'] as const;
+export type GraphReport = (typeof GRAPH_REPORTS)[number];
+
+/**
+ * How far back a compliance graph's start may be, per unit: with the current, partial unit the period stays
+ * within get-schedule-compliance's 366 days (COMPLIANCE_RANGE_MAX_DAYS in common/schedules.ts).
+ */
+export const COMPLIANCE_PERIOD_LIMITS: Record<Duration, number> = {
+  Days: 365,
+  Weeks: 51,
+  Months: 11,
+  Quarters: 3,
+  Years: 0,
+};
+
+export const complianceMessages = {
+  period: 'A schedule compliance graph can reach back at most 365 days, 51 weeks, 11 months or 3 quarters.',
+  division: 'A schedule compliance graph covers the whole period: choose Custom Interval.',
+  target: 'A schedule compliance graph is per board, or per card of one board: choose no card or item.',
+  type: 'A schedule compliance graph is drawn as Bar or Table.',
+};

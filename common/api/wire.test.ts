@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CallDef } from './define.ts';
 import { api } from './index.ts';
@@ -36,5 +38,22 @@ describe("the browser's wire facts of the contract (decision 0628)", () => {
   it('the vocabulary is plain values, no schemas', () => {
     for (const [name, value] of Object.entries(vocabulary))
       expect(typeof value === 'object' && value !== null && '_zod' in value, name).toBe(false);
+  });
+
+  it('provides every value the web imports from the contract (the build fails otherwise)', () => {
+    const web = path.resolve(import.meta.dirname, '../../web');
+    const files = readdirSync(web, { recursive: true, encoding: 'utf8' }).filter(
+      (file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file),
+    );
+    const provided = new Set(['api', ...Object.keys(vocabulary)]);
+    const missing: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(path.join(web, file), 'utf8');
+      for (const [, names] of text.matchAll(/import \{([^}]*)\} from '[./]*common\/api\/index\.ts'/g))
+        for (const name of names!.split(',').map((n) => n.trim()))
+          if (name && !name.startsWith('type ') && !provided.has(name))
+            missing.push(`${file}: ${name} (move it to common/api/vocabulary.ts)`);
+    }
+    expect(missing).toEqual([]);
   });
 });

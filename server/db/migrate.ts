@@ -17,9 +17,11 @@ import { orgTimeZone } from './migrations/0019_org_time_zone.ts';
 import { schedules } from './migrations/0020_schedules.ts';
 import { sso } from './migrations/0022_sso.ts';
 import { deviceCompletion } from './migrations/0023_device_completion.ts';
+import { graphReports } from './migrations/0024_graph_reports.ts';
+import { scheduleNoticeRecipients } from './migrations/0025_schedule_notice_recipients.ts';
 
 /** Migrations are code, imported statically so they ship in the build; names sort in order. */
-function migrations(dialect: DialectName): Record<string, Migration> {
+export function migrations(dialect: DialectName): Record<string, Migration> {
   return {
     '0001_initial': initial(dialect),
     '0003_evaluations': evaluationsSearch(dialect),
@@ -38,11 +40,20 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0020_schedules': schedules(dialect),
     '0022_sso': sso(dialect),
     '0023_device_completion': deviceCompletion(dialect),
+    '0024_graph_reports': graphReports(dialect),
+    '0025_schedule_notice_recipients': scheduleNoticeRecipients(dialect),
   };
 }
 
-export async function migrateToLatest(db: UntypedDb, dialect: DialectName): Promise<void> {
-  const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
+/** Runs every migration not yet run; `upTo` (tests of one migration) stops at that one. */
+export async function migrateToLatest(
+  db: UntypedDb,
+  dialect: DialectName,
+  upTo?: (name: string) => boolean,
+): Promise<void> {
+  const all = migrations(dialect);
+  const chosen = upTo ? Object.fromEntries(Object.entries(all).filter(([name]) => upTo(name))) : all;
+  const provider: MigrationProvider = { getMigrations: async () => chosen };
   // Work on parallel branches adds migrations independently of each other, so one that sorts before a
   // migration already run is run too (numbers are reserved per branch; none depends on a later one).
   const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true });

@@ -244,6 +244,8 @@ export interface DashboardSettingsTable {
   time_division: string;
   type: string;
   graph_order: number;
+  /** Migration 0024: 'Evaluations' or 'ScheduleCompliance' (decision 0704). */
+  report: Generated<string>;
 }
 
 /**
@@ -495,19 +497,23 @@ export interface ScheduleAssigneesTable {
 }
 
 /** What was sent about an occurrence: the claim is the row (decision 0702). */
-export interface ScheduleNoticesTable {
+/** One reminder to one assignee (migration 0025, decision 0714): its row is its claim. */
+export interface ScheduleNoticeRecipientsTable {
   org_id: number;
   schedule_id: number;
   occurrence_start: number;
   kind: 'open' | 'missed';
+  user_id: number;
   claimed_by: string;
   sent_at: number | null;
   created_at: number;
 }
 
-export interface ScheduleDigestsTable {
+/** One day's missed-checks digest to one administrator or owner (migration 0025, decision 0714). */
+export interface ScheduleDigestRecipientsTable {
   org_id: number;
   day: string;
+  user_id: number;
   claimed_by: string;
   sent_at: number | null;
   created_at: number;
@@ -550,6 +556,6 @@ export interface DB {
   report_links: ReportLinksTable;
   schedules: SchedulesTable;
   schedule_assignees: ScheduleAssigneesTable;
-  schedule_notices: ScheduleNoticesTable;
-  schedule_digests: ScheduleDigestsTable;
+  schedule_notice_recipients: ScheduleNoticeRecipientsTable;
+  schedule_digest_recipients: ScheduleDigestRecipientsTable;
 }

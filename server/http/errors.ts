@@ -46,6 +46,8 @@ export function registerErrorHandler(app: FastifyInstance) {
       if (known.status >= 500) request.log.error({ err: error }, 'request failed');
       const body: { errMsg: string; errField?: string } = { errMsg: known.errMsg };
       if (known.errField) body.errField = known.errField;
+      if (known.retryAfterSeconds !== undefined)
+        reply.header('Retry-After', String(Math.max(1, Math.ceil(known.retryAfterSeconds))));
       return reply.code(known.status).header('Cache-Control', 'no-store').send(body);
     }
     const callMsg = request.routeOptions.config?.failMsg;

@@ -78,6 +78,9 @@ describeEachDatabase('GET /api/openapi.json', (env) => {
     expect(statuses(api.login)).not.toContain('402');
     expect(statuses(api.getCardAnon)).toEqual(expect.arrayContaining(['404', '429']));
     expect(statuses(api.getCardAnon)).not.toContain('401');
+    // PDF reports are limited (decision 0715).
+    expect(statuses(api.getEvaluationReport)).toEqual(expect.arrayContaining(['401', '404', '429']));
+    expect(statuses(api.getSharedReport)).toContain('429');
     expect(operationOf(api.addBoard)!.description).toContain('API tokens: read-write tokens only.');
     expect(operationOf(api.getBoards)!.description).toContain('read-only and read-write tokens');
     expect(operationOf(api.addUser)!.description).toContain('API tokens cannot make it');

@@ -51,6 +51,12 @@ function errorResponses(call: CallDef): Json {
     responses['403'] = error('The role is below what the call needs.');
     responses['404'] = error("Not found, or another organisation's: the two are answered alike.");
   }
+  if (call.perAddressLimit) responses['429'] = error('Too many requests from this address.');
+  if (call.document)
+    // Reports are limited per member, organisation and address (decision 0715).
+    responses['429'] = error(
+      'Too many reports made this minute (for the member, the organisation or the address); Retry-After says when to try again.',
+    );
   if (call.mutates) {
     responses['403'] ??= error('A state-changing request from another site.');
     responses['409'] = error('The change conflicts with the current state (a name in use, a limit).');

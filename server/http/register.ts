@@ -21,7 +21,12 @@ import { processSignature, type ProcessedSignature } from '../storage/signatures
 import { ExportSlots, releasingStream } from './exportSlots.ts';
 import type { FileAnswer, InlineFileAnswer } from './handlers.ts';
 import { runOnce } from './idempotency.ts';
-import { ANONYMOUS_WINDOW_MS, RATE_LIMITED_MESSAGE, anonymousBucket } from './rateLimit.ts';
+import {
+  ANONYMOUS_WINDOW_MS,
+  RATE_LIMITED_MESSAGE,
+  anonymousBucket,
+  secondsLeftInWindow,
+} from './rateLimit.ts';
 
 export const UNPAID_MESSAGE = 'Your account is unpaid.';
 export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please sign in again.';
@@ -119,7 +124,7 @@ export function registerCalls(
           const limit = services.config.anonymousCallsPerMinute;
           const bucket = anonymousBucket(request.ip);
           if (!(await takeWindowSlot(services.db, bucket, ANONYMOUS_WINDOW_MS, now, limit)))
-            throw tooManyRequests(RATE_LIMITED_MESSAGE);
+            throw tooManyRequests(RATE_LIMITED_MESSAGE, secondsLeftInWindow(now, ANONYMOUS_WINDOW_MS));
           const parsed = call.request.safeParse(raw);
           if (!parsed.success) throw validationError(parsed.error);
           input = parsed.data;

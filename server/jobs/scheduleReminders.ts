@@ -1,7 +1,7 @@
 /**
- * Schedule reminders and the administrators' daily digest (docs/decisions/0702) as a job: one process runs
- * it every 5 minutes; each notice is also claimed in its own row, so none is ever sent twice. Quiet
- * without mail.
+ * Schedule reminders and the administrators' daily digest (docs/decisions/0702, 0714) as a job: one
+ * process runs it every 5 minutes; each mail is also claimed in its own row per recipient, so nobody gets
+ * one twice and a failed mail is retried for its recipient alone. Quiet without mail.
  */
 import { sendScheduleReminders } from '../modules/schedules/reminders.ts';
 import { defineJob } from './runner.ts';
@@ -14,6 +14,6 @@ export const scheduleRemindersJob = defineJob(
   async (services, now) => {
     const outcome = await sendScheduleReminders(services, now);
     if (outcome.errors.length)
-      throw new AggregateError(outcome.errors, `${outcome.errors.length} schedule reminder(s) not sent`);
+      throw new AggregateError(outcome.errors, `${outcome.errors.length} schedule reminder mail(s) not sent`);
   },
 );

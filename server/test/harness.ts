@@ -37,6 +37,8 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** An upload call's body (default: a small real JPEG) and its declared type (default image/jpeg). */
   upload?: { body: Buffer; contentType?: string };
+  /** The client's address as the server sees it (default: inject's 127.0.0.1). */
+  remoteAddress?: string;
 }
 
 /** A real JPEG (640×480, with a GPS location in its EXIF): what an upload call sends unless told otherwise. */
@@ -81,7 +83,13 @@ export async function call<N extends CallName>(
     request = { query: asQuery(body), payload: options.upload?.body ?? sample };
   } else if (def.method === 'GET') request = { query: asQuery(body) };
   else request = { payload: body as object };
-  const response = await env.app.inject({ method: def.method, url: def.path, headers, ...request });
+  const response = await env.app.inject({
+    method: def.method,
+    url: def.path,
+    headers,
+    ...request,
+    ...(options.remoteAddress ? { remoteAddress: options.remoteAddress } : {}),
+  });
   const type = String(response.headers['content-type'] ?? '');
   return {
     status: response.statusCode,

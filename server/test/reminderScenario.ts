@@ -1,7 +1,8 @@
 /**
  * The schedule reminders' several-instance scenario (docs/decisions/0702), shared by the in-process and
  * the two-process tests: three organisations in London, New York and Auckland, each with a daily
- * 06:00-09:00 check of one card, assigned to an evaluator, made at 6 March 2026 00:00 UTC; runs every
+ * 06:00-09:00 check of one card, assigned to an evaluator and a colleague (decision 0714: each is claimed
+ * and mailed on its own), made at 6 March 2026 00:00 UTC; runs every
  * hour until 10 March 00:00 UTC; and what the SMTP server must then hold.
  */
 import { expect } from 'vitest';
@@ -22,6 +23,8 @@ export const scenarioInstants = () => {
 export interface ScenarioPerson {
   zone: string;
   evaluator: string;
+  /** The second assignee. */
+  colleague: string;
   admin: string;
 }
 
@@ -29,10 +32,11 @@ export async function seedReminderScenario(env: Pick<TestEnv, 'db' | 'clock'>): 
   const created = SCENARIO_CREATED;
   env.clock.set(created);
   const zones = ['Europe/London', 'America/New_York', 'Pacific/Auckland'];
-  const people: { zone: string; evaluator: string; admin: string }[] = [];
+  const people: ScenarioPerson[] = [];
   for (const zone of zones) {
     const org = await buildOrg(env, { timeZone: zone });
     const evaluator = await buildUser(env, org, { role: 'evaluator' });
+    const colleague = await buildUser(env, org, { role: 'evaluator' });
     const admin = await buildUser(env, org, { role: 'admin' });
     const card = await buildCard(env, org, { name: 'Walk-in fridge' });
     const board = await buildBoard(env, org, { name: 'Cold room', cardIds: [card.id] });
@@ -55,9 +59,12 @@ export async function seedReminderScenario(env: Pick<TestEnv, 'db' | 'clock'>): 
       .executeTakeFirstOrThrow();
     await env.db
       .insertInto('schedule_assignees')
-      .values({ org_id: org.id, schedule_id: schedule.id, user_id: evaluator.id })
+      .values([
+        { org_id: org.id, schedule_id: schedule.id, user_id: evaluator.id },
+        { org_id: org.id, schedule_id: schedule.id, user_id: colleague.id },
+      ])
       .execute();
-    people.push({ zone, evaluator: evaluator.email, admin: admin.email });
+    people.push({ zone, evaluator: evaluator.email, colleague: colleague.email, admin: admin.email });
   }
   return people;
 }
@@ -65,12 +72,6 @@ export async function seedReminderScenario(env: Pick<TestEnv, 'db' | 'clock'>): 
 /** Each open and missed mail once per expected local day, and one digest per day before the last. */
 export function expectScenarioMail(smtp: SmtpCapture, people: ScenarioPerson[]) {
   for (const person of people) {
-    const mails = smtp.to(person.evaluator);
-    const kinds = (prefix: string) =>
-      mails
-        .filter((m) => m.subject.startsWith(prefix))
-        .map((m) => /When: (\d{4}-\d{2}-\d{2})/.exec(m.text)?.[1])
-        .sort();
     // Local days whose 06:00-09:00 window ended after the schedule was made (6 March 00:00 UTC) and
     // before the last run: in Auckland (UTC+13) the 6th's window had ended by then, and the 10th's runs
     // 9 March 17:00-20:00 UTC.
@@ -78,9 +79,17 @@ export function expectScenarioMail(smtp: SmtpCapture, people: ScenarioPerson[]) 
       person.zone === 'Pacific/Auckland'
         ? ['2026-03-07', '2026-03-08', '2026-03-09', '2026-03-10']
         : ['2026-03-06', '2026-03-07', '2026-03-08', '2026-03-09'];
-    expect(kinds('Check due now'), person.zone).toEqual(days);
-    expect(kinds('Check missed'), person.zone).toEqual(days);
-    expect(mails, person.zone).toHaveLength(8);
+    for (const assignee of [person.evaluator, person.colleague]) {
+      const mails = smtp.to(assignee);
+      const kinds = (prefix: string) =>
+        mails
+          .filter((m) => m.subject.startsWith(prefix))
+          .map((m) => /When: (\d{4}-\d{2}-\d{2})/.exec(m.text)?.[1])
+          .sort();
+      expect(kinds('Check due now'), person.zone).toEqual(days);
+      expect(kinds('Check missed'), person.zone).toEqual(days);
+      expect(mails, person.zone).toHaveLength(8);
+    }
     // One digest per local day before the last that had a missed check, to the administrator.
     const digests = smtp
       .to(person.admin)

@@ -13,6 +13,11 @@ export interface ReceivedMail {
 export interface SmtpCapture {
   url: string;
   mails: ReceivedMail[];
+  /**
+   * Addresses the server refuses at RCPT TO (550) while they are in this set: a send that fails for one
+   * recipient, as a full mailbox or a bounced domain does.
+   */
+  refuse: Set<string>;
   /** Mails to one address, newest last. */
   to(address: string): ReceivedMail[];
   /** The first link in the newest mail to an address that contains `pathPart`. */
@@ -85,10 +90,18 @@ function parseMessage(raw: string): ReceivedMail {
 export async function startSmtpCapture(options: { saveTo?: string } = {}): Promise<SmtpCapture> {
   if (options.saveTo) mkdirSync(options.saveTo, { recursive: true });
   const mails: ReceivedMail[] = [];
+  const refuse = new Set<string>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (!refuse.has(address.address.toLowerCase())) return callback();
+      const error = Object.assign(new Error(`mailbox unavailable: ${address.address}`), {
+        responseCode: 550,
+      });
+      callback(error);
+    },
     onData(stream, _session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -114,6 +127,7 @@ export async function startSmtpCapture(options: { saveTo?: string } = {}): Promi
   return {
     url: `smtp://127.0.0.1:${port}`,
     mails,
+    refuse,
     to,
     linkTo(address, pathPart) {
       const mail = to(address).at(-1);

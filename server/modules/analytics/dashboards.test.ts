@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import type { DashboardSettingInput } from '../../../common/api/entities.ts';
-import { periodTooLongMessage } from '../../../common/api/entities.ts';
+import { complianceMessages, periodTooLongMessage } from '../../../common/api/entities.ts';
 import { GRAPHS_PER_DASHBOARD_MAX } from '../../../common/constants.ts';
 import { messages as rules } from '../../../common/validation.ts';
 import { buildBoard, buildCard, buildEvaluation, buildTeam, unique } from '../../test/factories.ts';
@@ -23,6 +23,16 @@ function setting(overrides: Partial<DashboardSettingInput> = {}): DashboardSetti
     graph_order: 0,
     ...overrides,
   };
+}
+
+/** A schedule compliance graph (decision 0704): per board unless a board is given. */
+function compliance(overrides: Partial<DashboardSettingInput> = {}): DashboardSettingInput {
+  return setting({
+    report: 'ScheduleCompliance',
+    time_division: 'Custom Interval',
+    type: 'Bar',
+    ...overrides,
+  });
 }
 
 /** Everything the dashboard calls can change in one organisation, to check that nothing did. */
@@ -75,8 +85,8 @@ describeEachDatabase('dashboards', (env) => {
         name: 'Monday',
         isDefault: true,
         settings: [
-          { ...graphs[1], id: expect.any(Number) },
-          { ...graphs[0], id: expect.any(Number) },
+          { ...graphs[1], report: 'Evaluations', id: expect.any(Number) },
+          { ...graphs[0], report: 'Evaluations', id: expect.any(Number) },
         ],
       },
     });
@@ -216,7 +226,7 @@ describeEachDatabase('dashboards', (env) => {
         id: dashboard.id,
         name: 'After',
         isDefault: true,
-        settings: [{ ...graphs[0], id: expect.any(Number) }],
+        settings: [{ ...graphs[0], report: 'Evaluations', id: expect.any(Number) }],
       },
     ]);
 
@@ -431,6 +441,178 @@ describeEachDatabase('dashboards', (env) => {
     }
     const rows = await stateOf(env, team.org.id);
     expect(rows.dashboards.map((d) => [d.id, d.name, d.is_default])).toEqual([[id, 'Twice', 1]]);
+  });
+
+  // ---------------------------------------------------------------------------------------- compliance graphs
+
+  it('saves schedule compliance graphs with the dashboard, per board or per card of one board, and lists them', async () => {
+    const team = await buildTeam(env);
+    const card = await buildCard(env, team.org);
+    const board = await buildBoard(env, team.org, { cardIds: [card.id] });
+    const graphs = [
+      compliance({ start_number: 365, start_duration: 'Days' }),
+      compliance({
+        graph_order: 1,
+        board_id: board.id,
+        type: 'Table',
+        start_number: 11,
+        start_duration: 'Months',
+      }),
+      setting({ graph_order: 2, report: 'Evaluations' }),
+    ];
+    const added = await add(team.admin.cookie, 'Compliance', graphs);
+    expect(added.settings).toEqual(graphs.map((g) => ({ ...g, id: expect.any(Number) })));
+    const rows = await stateOf(env, team.org.id);
+    expect(rows.settings.map((r) => [r.report, r.board_id, r.time_division, r.type])).toEqual([
+      ['ScheduleCompliance', -1, 'Custom Interval', 'Bar'],
+      ['ScheduleCompliance', board.id, 'Custom Interval', 'Table'],
+      ['Evaluations', -1, 'Days', 'Line'],
+    ]);
+
+    // Edited: a graph keeps its report when the dashboard is saved again; an absent report is Evaluations.
+    const edited = [
+      compliance({ board_id: board.id, start_number: 51, start_duration: 'Weeks' }),
+      setting({ graph_order: 1 }),
+    ];
+    expect(
+      await call(
+        env,
+        'editDashboard',
+        { id: added.id, name: 'Compliance', settings: edited },
+        { cookie: team.admin.cookie },
+      ),
+    ).toMatchObject({ status: 200, body: { dashboardID: added.id } });
+    const listed = await call(env, 'getDashboards', {}, { cookie: team.admin.cookie });
+    expect(listed.body.dashboards).toEqual([
+      {
+        id: added.id,
+        name: 'Compliance',
+        isDefault: true,
+        settings: [
+          { ...edited[0], id: expect.any(Number) },
+          { ...edited[1], report: 'Evaluations', id: expect.any(Number) },
+        ],
+      },
+    ]);
+  });
+
+  it('refuses a compliance graph over too long a period, by time, across cards or items, or as a line, and another organisation’s board, writing nothing', async () => {
+    const team = await buildTeam(env);
+    const other = await buildTeam(env);
+    const card = await buildCard(env, team.org);
+    const board = await buildBoard(env, team.org, { cardIds: [card.id] });
+    const theirBoard = await buildBoard(env, other.org);
+    const dashboard = await add(team.admin.cookie, 'Kept', [compliance()]);
+    const before = await stateOf(env, team.org.id);
+    const theirsBefore = await stateOf(env, other.org.id);
+    const refusals: [DashboardSettingInput, number, string, string?][] = [
+      [
+        compliance({ start_number: 366, start_duration: 'Days' }),
+        400,
+        complianceMessages.period,
+        'start_number',
+      ],
+      [
+        compliance({ start_number: 52, start_duration: 'Weeks' }),
+        400,
+        complianceMessages.period,
+        'start_number',
+      ],
+      [
+        compliance({ start_number: 12, start_duration: 'Months' }),
+        400,
+        complianceMessages.period,
+        'start_number',
+      ],
+      [
+        compliance({ start_number: 4, start_duration: 'Quarters' }),
+        400,
+        complianceMessages.period,
+        'start_number',
+      ],
+      [
+        compliance({ start_number: 1, start_duration: 'Years' }),
+        400,
+        complianceMessages.period,
+        'start_number',
+      ],
+      [compliance({ time_division: 'Weeks' }), 400, complianceMessages.division, 'time_division'],
+      [compliance({ board_id: board.id, card_id: card.id }), 400, complianceMessages.target, 'card_id'],
+      [
+        compliance({ board_id: board.id, card_id: card.id, card_item_id: card.itemIds[1]! }),
+        400,
+        complianceMessages.target,
+        'card_id',
+      ],
+      [compliance({ type: 'Line' }), 400, complianceMessages.type, 'type'],
+      [compliance({ board_id: theirBoard.id }), 404, messages.boardNotFound],
+    ];
+    for (const [graph, status, errMsg, errField] of refusals) {
+      for (const [name, body] of [
+        ['addDashboard', { name: 'Refused', settings: [graph] }],
+        ['editDashboard', { id: dashboard.id, name: 'Refused', settings: [graph] }],
+      ] as const) {
+        const answer = await call(env, name, body, { cookie: team.admin.cookie });
+        expect(answer, `${name} ${JSON.stringify(graph)}`).toMatchObject({
+          status,
+          body: errField ? { errMsg, errField } : { errMsg },
+        });
+      }
+    }
+    const unknown = await call(
+      env,
+      'addDashboard',
+      { name: 'Unknown', settings: [{ ...compliance(), report: 'Heatmap' }] } as never,
+      { cookie: team.admin.cookie },
+    );
+    expect(unknown.status).toBe(400);
+    expect(await stateOf(env, team.org.id)).toEqual(before);
+    expect(await stateOf(env, other.org.id)).toEqual(theirsBefore);
+  });
+
+  it('leaves get-report to SPEC’s settings: a setting naming its report is refused there', async () => {
+    const team = await buildTeam(env);
+    for (const report of ['ScheduleCompliance', 'Evaluations']) {
+      const answer = await call(
+        env,
+        'getReport',
+        {
+          setting: { ...setting({ time_division: 'Custom Interval' }), report },
+          timeZone: 'Europe/London',
+        } as never,
+        { cookie: team.admin.cookie },
+      );
+      expect(answer.status, report).toBe(400);
+      expect(answer.body.errMsg).toEqual(expect.any(String));
+    }
+    expect(
+      await call(
+        env,
+        'getReport',
+        { setting: setting({ time_division: 'Custom Interval' }), timeZone: 'Europe/London' },
+        { cookie: team.admin.cookie },
+      ),
+    ).toMatchObject({ status: 200, body: { report: { mode: 'CustomIntervalBoards' } } });
+  });
+
+  it('applies a retried add of a compliance graph once, and refuses it without a session or to Viewers and Evaluators', async () => {
+    const team = await buildTeam(env);
+    const idempotencyKey = unique('key-');
+    const body = { name: 'Once', settings: [compliance()] };
+    const first = await call(env, 'addDashboard', body, { cookie: team.admin.cookie, idempotencyKey });
+    const retry = await call(env, 'addDashboard', body, { cookie: team.admin.cookie, idempotencyKey });
+    expect(first.status).toBe(200);
+    expect(retry.body).toEqual(first.body);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    const after = await stateOf(env, team.org.id);
+    expect(after.settings.map((s) => s.report)).toEqual(['ScheduleCompliance']);
+    expect(await call(env, 'addDashboard', body)).toMatchObject({ status: 401 });
+    for (const member of [team.viewer, team.evaluator])
+      expect(await call(env, 'addDashboard', body, { cookie: member.cookie })).toMatchObject({
+        status: 403,
+        body: { errMsg: 'Not authorized.' },
+      });
+    expect(await stateOf(env, team.org.id)).toEqual(after);
   });
 
   // ---------------------------------------------------------------------------------------- get-boards-cards-and-items

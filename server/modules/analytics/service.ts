@@ -32,6 +32,7 @@ const settingColumns = [
   'time_division',
   'type',
   'graph_order',
+  'report',
 ] as const;
 
 interface SettingRow {
@@ -47,6 +48,7 @@ interface SettingRow {
   time_division: string;
   type: string;
   graph_order: number;
+  report: string;
 }
 
 function presentSetting(row: SettingRow): DashboardSetting {
@@ -62,6 +64,7 @@ function presentSetting(row: SettingRow): DashboardSetting {
     time_division: row.time_division as DashboardSetting['time_division'],
     type: row.type as DashboardSetting['type'],
     graph_order: row.graph_order,
+    report: row.report as DashboardSetting['report'],
   };
 }
 
@@ -143,7 +146,14 @@ async function insertSettings(ctx: Ctx, dashboardId: number, settings: Dashboard
   if (!settings.length) return;
   await ctx.db
     .insertInto('dashboard_settings')
-    .values(settings.map((s) => ({ ...s, org_id: ctx.actor.orgId, dashboard_id: dashboardId })))
+    .values(
+      settings.map((s) => ({
+        ...s,
+        report: s.report ?? 'Evaluations',
+        org_id: ctx.actor.orgId,
+        dashboard_id: dashboardId,
+      })),
+    )
     .execute();
 }
 

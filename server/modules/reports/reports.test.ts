@@ -576,6 +576,81 @@ describeEachDatabase(
   { config: () => ({ anonymousCallsPerMinute: 6 }) },
 );
 
+describeEachDatabase(
+  'the limit on report generation (decision 0715)',
+  (env) => {
+    let t: Setup;
+    let evalID: number;
+    let other: Setup;
+    let otherEval: number;
+    beforeAll(async () => {
+      t = await setup(env);
+      evalID = await signedEvaluation(env, t);
+      other = await setup(env);
+      otherEval = await signedEvaluation(env, other);
+    });
+    /** The next minute's window, 15 s in: a refusal then says to retry in 45 s. */
+    beforeEach(() => env.clock.set((Math.floor(env.clock.now() / 60_000) + 2) * 60_000 + 15_000));
+    const statuses = (answers: { status: number }[]) => answers.map((a) => a.status);
+    const expectLimited = (answer: Awaited<ReturnType<typeof call>>) => {
+      expect(answer).toMatchObject({ status: 429, body: { errMsg: RATE_LIMITED_MESSAGE } });
+      expect(answer.headers['retry-after']).toBe('45');
+    };
+
+    it('refuses a member past 3 a minute with 429 and Retry-After; another member is unaffected; the next minute is free', async () => {
+      const mine = [];
+      for (let i = 0; i < 4; i++) mine.push(await report(env, evalID, t.team.admin.cookie));
+      expect(statuses(mine)).toEqual([200, 200, 200, 429]);
+      expect(mine[0]!.headers['content-type']).toBe('application/pdf');
+      expectLimited(mine[3]!);
+      // Another member of the same organisation, and a member of another organisation, still get theirs.
+      const theirs = await report(env, evalID, t.team.evaluator.cookie);
+      expect(theirs.status).toBe(200);
+      expect((await readPdf(theirs.body as Buffer)).text).toContain(t.card.name);
+      expect((await report(env, otherEval, other.team.admin.cookie)).status).toBe(200);
+      env.clock.advance(60_000);
+      expect((await report(env, evalID, t.team.admin.cookie)).status).toBe(200);
+    });
+
+    it('refuses an organisation past 5 a minute across its members; another organisation is unaffected', async () => {
+      const answers = [];
+      for (const who of [t.team.admin, t.team.admin, t.team.evaluator, t.team.evaluator, t.team.viewer])
+        answers.push(await report(env, evalID, who.cookie));
+      expect(statuses(answers)).toEqual([200, 200, 200, 200, 200]);
+      expectLimited(await report(env, evalID, t.team.owner.cookie));
+      expect((await report(env, otherEval, other.team.admin.cookie)).status).toBe(200);
+    });
+
+    it("counts a 404 nowhere: another organisation's or an unknown evaluation stays 404", async () => {
+      for (let i = 0; i < 5; i++) {
+        const answer = await report(env, otherEval, t.team.admin.cookie);
+        expect(answer.status).toBe(404);
+        expect(JSON.stringify(answer.body)).not.toContain(other.card.name);
+      }
+      expect((await report(env, evalID, t.team.admin.cookie)).status).toBe(200);
+    });
+
+    it('refuses a share link past 2 a minute from one address; another address still opens it', async () => {
+      const made = await call(env, 'addReportLink', { evalID }, { cookie: t.team.admin.cookie });
+      expect(made.status).toBe(200);
+      const token = made.body.token as string;
+      const answers = [];
+      for (let i = 0; i < 3; i++)
+        answers.push(await call(env, 'getSharedReport', { token }, { remoteAddress: '203.0.113.7' }));
+      expect(statuses(answers)).toEqual([200, 200, 429]);
+      expectLimited(answers[2]!);
+      const elsewhere = await call(env, 'getSharedReport', { token }, { remoteAddress: '198.51.100.9' });
+      expect(elsewhere.status).toBe(200);
+      // Share links count towards their organisation too: 3 made this minute, 2 more and it is full.
+      expect((await report(env, evalID, t.team.admin.cookie)).status).toBe(200);
+      expect((await report(env, evalID, t.team.evaluator.cookie)).status).toBe(200);
+      expectLimited(await call(env, 'getSharedReport', { token }, { remoteAddress: '192.0.2.1' }));
+      expectLimited(await report(env, evalID, t.team.viewer.cookie));
+    });
+  },
+  { config: () => ({ reportsPerMinute: { member: 3, org: 5, address: 2 } }) },
+);
+
 it('reads the sample signature as a PNG with a drawing on it', async () => {
   const meta = await sharp(SAMPLE_SIGNATURE).metadata();
   expect(meta.format).toBe('png');

@@ -19,6 +19,7 @@ import { badRequest, notFound } from '../../errors.ts';
 import type { FileAnswer } from '../../http/handlers.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { getOrgTimeZone } from '../shared/orgTimeZone.ts';
+import { takeReportSlots } from './limit.ts';
 import { renderReport, type ReportData, type ReportPhoto } from './pdf.ts';
 
 const DAY = 24 * 60 * 60_000;
@@ -262,6 +263,7 @@ export async function memberReport(ctx: Ctx, evalId: number, paper: PaperSize): 
     role: actor.role,
     userId: actor.userId,
   });
+  await takeReportSlots(ctx, actor.orgId, { kind: 'member', userId: actor.userId });
   return reportFile(data, paper);
 }
 
@@ -408,6 +410,7 @@ export async function sharedReport(ctx: CallContext, token: string, paper: Paper
     { kind: 'link' },
     reportMessages.linkInvalid,
   );
+  await takeReportSlots(ctx, link.org_id, { kind: 'link', address: ctx.request.ip });
   await ctx.db
     .updateTable('report_links')
     .set({ last_used_at: ctx.now })

@@ -63,10 +63,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('schedule reminders from two pro
       expect(totals.flatMap((t) => t.errors)).toEqual([]);
 
       expectScenarioMail(smtp, people);
-      // What the two processes say they sent adds up to what arrived: 4 open and 4 missed per zone (one
-      // notice each, one mail to the one assignee), and 3 digests per zone.
+      // What the two processes say they sent adds up to what arrived: 4 open and 4 missed per zone, each
+      // to two assignees (claimed per recipient, decision 0714), and 3 digests per zone (one administrator).
       const sent = (key: 'open' | 'missed' | 'digests') => totals[0][key] + totals[1][key];
-      expect([sent('open'), sent('missed'), sent('digests')]).toEqual([12, 12, 9]);
+      expect([sent('open'), sent('missed'), sent('digests')]).toEqual([24, 24, 9]);
     },
   );
 });

@@ -1,10 +1,11 @@
 /**
- * Schedule reminders (issue 13, docs/decisions/0702): the assignees are mailed when an occurrence's window
- * opens (and it is not done yet) and when it ends missed; each organisation's administrators get one
- * digest a day of the day before's missed checks. Exactly once across app instances: a notice is claimed
- * by inserting its row, keyed by (schedule, occurrence start, kind) — or (organisation, day) for the
- * digest — and only the process whose INSERT wrote the row sends. A claim whose send failed is given
- * back; one left unsent by a process that died is taken over after STALE_CLAIM_MS.
+ * Schedule reminders (issue 13, docs/decisions/0702, 0714): the assignees are mailed when an occurrence's
+ * window opens (and it is not done yet) and when it ends missed; each organisation's administrators get one
+ * digest a day of the day before's missed checks. Exactly once per recipient across app instances: each
+ * mail is claimed by inserting its row, keyed by (schedule, occurrence start, kind, assignee) — or
+ * (organisation, day, administrator) for the digest — and only the process whose INSERT wrote the row
+ * sends that one mail. A claim whose send failed is given back, so the next run retries that recipient
+ * only; one left unsent by a process that died is taken over after STALE_CLAIM_MS.
  */
 import { randomUUID } from 'node:crypto';
 import { addDays, isWholeDay, localDay, timeOfMinutes, zonedInstant } from '../../../common/schedules.ts';
@@ -26,6 +27,7 @@ const LOOKBACK_MS = 26 * HOUR_MS;
 /** A claim not marked sent after this long belonged to a process that died: another may take it. */
 export const STALE_CLAIM_MS = 15 * 60_000;
 
+/** Mails sent by one pass (one per recipient), and the errors of those that failed. */
 export interface ScheduleReminderOutcome {
   open: number;
   missed: number;
@@ -33,61 +35,75 @@ export interface ScheduleReminderOutcome {
   errors: unknown[];
 }
 
+/** One mail to one recipient: the unit that is claimed, sent and settled. */
 type Claim =
-  | { table: 'notice'; orgId: number; scheduleId: number; start: number; kind: 'open' | 'missed' }
   | {
-      table: 'digest';
+      table: 'notice';
       orgId: number;
-      day: string;
-    };
+      scheduleId: number;
+      start: number;
+      kind: 'open' | 'missed';
+      userId: number;
+    }
+  | { table: 'digest'; orgId: number; day: string; userId: number };
 
-/** Claims a notice for this process: true when this process, and only it, is to send it. */
+/** Claims one mail for this process: true when this process, and only it, is to send it. */
 async function claim(db: Db, what: Claim, owner: string, now: number): Promise<boolean> {
   if (what.table === 'notice') {
     const inserted = await db
-      .insertInto('schedule_notices')
+      .insertInto('schedule_notice_recipients')
       .values({
         org_id: what.orgId,
         schedule_id: what.scheduleId,
         occurrence_start: what.start,
         kind: what.kind,
+        user_id: what.userId,
         claimed_by: owner,
         sent_at: null,
         created_at: now,
       })
-      .onConflict((oc) => oc.columns(['schedule_id', 'occurrence_start', 'kind']).doNothing())
+      .onConflict((oc) => oc.columns(['schedule_id', 'occurrence_start', 'kind', 'user_id']).doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return true;
     const taken = await db
-      .updateTable('schedule_notices')
+      .updateTable('schedule_notice_recipients')
       .set({ claimed_by: owner, created_at: now })
       .where('org_id', '=', what.orgId)
       .where('schedule_id', '=', what.scheduleId)
       .where('occurrence_start', '=', what.start)
       .where('kind', '=', what.kind)
+      .where('user_id', '=', what.userId)
       .where('sent_at', 'is', null)
       .where('created_at', '<', now - STALE_CLAIM_MS)
       .executeTakeFirst();
     return Number(taken.numUpdatedRows) === 1;
   }
   const inserted = await db
-    .insertInto('schedule_digests')
-    .values({ org_id: what.orgId, day: what.day, claimed_by: owner, sent_at: null, created_at: now })
-    .onConflict((oc) => oc.columns(['org_id', 'day']).doNothing())
+    .insertInto('schedule_digest_recipients')
+    .values({
+      org_id: what.orgId,
+      day: what.day,
+      user_id: what.userId,
+      claimed_by: owner,
+      sent_at: null,
+      created_at: now,
+    })
+    .onConflict((oc) => oc.columns(['org_id', 'day', 'user_id']).doNothing())
     .executeTakeFirst();
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return true;
   const taken = await db
-    .updateTable('schedule_digests')
+    .updateTable('schedule_digest_recipients')
     .set({ claimed_by: owner, created_at: now })
     .where('org_id', '=', what.orgId)
     .where('day', '=', what.day)
+    .where('user_id', '=', what.userId)
     .where('sent_at', 'is', null)
     .where('created_at', '<', now - STALE_CLAIM_MS)
     .executeTakeFirst();
   return Number(taken.numUpdatedRows) === 1;
 }
 
-/** Marks our claim sent, or (sent = false) gives it back so the next run tries again. */
+/** Marks our claim sent, or (sent = false) gives it back so the next run tries that recipient again. */
 async function settle(db: Db, what: Claim, owner: string, now: number, sent: boolean) {
   if (what.table === 'notice') {
     const mine = {
@@ -95,33 +111,59 @@ async function settle(db: Db, what: Claim, owner: string, now: number, sent: boo
       schedule_id: what.scheduleId,
       occurrence_start: what.start,
       kind: what.kind,
+      user_id: what.userId,
       claimed_by: owner,
     } as const;
     if (sent)
       await db
-        .updateTable('schedule_notices')
+        .updateTable('schedule_notice_recipients')
         .set({ sent_at: now })
         .where((eb) => eb.and(mine))
         .execute();
     else
       await db
-        .deleteFrom('schedule_notices')
+        .deleteFrom('schedule_notice_recipients')
         .where((eb) => eb.and(mine))
         .execute();
     return;
   }
-  const mine = { org_id: what.orgId, day: what.day, claimed_by: owner } as const;
+  const mine = { org_id: what.orgId, day: what.day, user_id: what.userId, claimed_by: owner } as const;
   if (sent)
     await db
-      .updateTable('schedule_digests')
+      .updateTable('schedule_digest_recipients')
       .set({ sent_at: now })
       .where((eb) => eb.and(mine))
       .execute();
   else
     await db
-      .deleteFrom('schedule_digests')
+      .deleteFrom('schedule_digest_recipients')
       .where((eb) => eb.and(mine))
       .execute();
+}
+
+/**
+ * Claims, sends and settles one mail; true when this process sent it. A failure is recorded in the
+ * outcome and gives the claim back; the other recipients of the same notice are not affected.
+ */
+async function sendOnce(
+  services: Services,
+  what: Claim,
+  owner: string,
+  now: number,
+  mail: Parameters<Services['mailer']['send']>[0],
+  outcome: ScheduleReminderOutcome,
+): Promise<boolean> {
+  const { db } = services;
+  if (!(await claim(db, what, owner, now))) return false;
+  try {
+    await services.mailer.send(mail);
+  } catch (error) {
+    await settle(db, what, owner, now, false);
+    outcome.errors.push(error);
+    return false;
+  }
+  await settle(db, what, owner, now, true);
+  return true;
 }
 
 const windowText = (schedule: ScheduleRow) =>
@@ -172,6 +214,18 @@ export async function sendScheduleReminders(
       { from: now - LOOKBACK_MS, to: now + 1 },
       now,
     );
+    // What was already sent in the look-back: read once, so a pass over sent notices writes nothing
+    // (the claim itself is still the insert below).
+    const sentRows = await db
+      .selectFrom('schedule_notice_recipients')
+      .select(['schedule_id', 'occurrence_start', 'kind', 'user_id'])
+      .where('org_id', '=', org.id)
+      .where('occurrence_start', '>=', now - LOOKBACK_MS - 2 * 24 * HOUR_MS)
+      .where('sent_at', 'is not', null)
+      .execute();
+    const sent = new Set(
+      sentRows.map((r) => `${r.schedule_id}:${r.occurrence_start}:${r.kind}:${r.user_id}`),
+    );
     const boardUrl = (boardName: string) =>
       `${services.config.appUrl}${orgPath(org.name, `boards/${encodeURIComponent(boardName)}`)}`;
     for (const occurrence of occurrences) {
@@ -183,28 +237,24 @@ export async function sendScheduleReminders(
         kind = 'open';
       else if (occurrence.status === 'Missed') kind = 'missed';
       if (!kind) continue;
-      const what: Claim = {
-        table: 'notice',
-        orgId: org.id,
-        scheduleId: schedule.id,
-        start: occurrence.start,
-        kind,
-      };
-      if (!(await claim(db, what, owner, now))) continue;
       const facts = factsOf(occurrence, org.name, timeZone);
       const url = boardUrl(schedule.boardName);
-      try {
-        for (const assignee of schedule.assignees)
-          await services.mailer.send(
-            kind === 'open'
-              ? scheduleOpenMail(assignee.email, facts, url)
-              : scheduleMissedMail(assignee.email, facts, url),
-          );
-        await settle(db, what, owner, now, true);
-        outcome[kind] += 1;
-      } catch (error) {
-        await settle(db, what, owner, now, false);
-        outcome.errors.push(error);
+      for (const assignee of schedule.assignees) {
+        const key = `${schedule.id}:${occurrence.start}:${kind}:${assignee.id}`;
+        if (sent.has(key)) continue;
+        const what: Claim = {
+          table: 'notice',
+          orgId: org.id,
+          scheduleId: schedule.id,
+          start: occurrence.start,
+          kind,
+          userId: assignee.id,
+        };
+        const mail =
+          kind === 'open'
+            ? scheduleOpenMail(assignee.email, facts, url)
+            : scheduleMissedMail(assignee.email, facts, url);
+        if (await sendOnce(services, what, owner, now, mail, outcome)) outcome[kind] += 1;
       }
     }
     await sendDigest(services, org, timeZone, schedules, now, owner, outcome);
@@ -232,11 +282,9 @@ async function sendDigest(
     (o) => o.status === 'Missed' && o.end > o.schedule.createdAt,
   );
   if (!missed.length) return;
-  const what: Claim = { table: 'digest', orgId: org.id, day: yesterday };
-  if (!(await claim(db, what, owner, now))) return;
   const admins = await db
     .selectFrom('users')
-    .select('email')
+    .select(['id', 'email'])
     .where('org_id', '=', org.id)
     .where('deleted_at', 'is', null)
     .where('role', 'in', ['admin', 'owner'])
@@ -252,12 +300,21 @@ async function sendDigest(
     })),
   };
   const url = `${services.config.appUrl}${orgPath(org.name, 'home/schedule')}`;
-  try {
-    for (const admin of admins) await services.mailer.send(scheduleDigestMail(admin.email, digest, url));
-    await settle(db, what, owner, now, true);
-    outcome.digests += 1;
-  } catch (error) {
-    await settle(db, what, owner, now, false);
-    outcome.errors.push(error);
+  const sentTo = new Set(
+    (
+      await db
+        .selectFrom('schedule_digest_recipients')
+        .select('user_id')
+        .where('org_id', '=', org.id)
+        .where('day', '=', yesterday)
+        .where('sent_at', 'is not', null)
+        .execute()
+    ).map((r) => r.user_id),
+  );
+  for (const admin of admins) {
+    if (sentTo.has(admin.id)) continue;
+    const what: Claim = { table: 'digest', orgId: org.id, day: yesterday, userId: admin.id };
+    const mail = scheduleDigestMail(admin.email, digest, url);
+    if (await sendOnce(services, what, owner, now, mail, outcome)) outcome.digests += 1;
   }
 }

@@ -447,14 +447,24 @@ describeEachDatabase('schedules', (env) => {
     expect(subjects(s.team.evaluator.email)).toHaveLength(2);
     await sendScheduleReminders(env.services, at('2026-01-16T06:05:00Z'), 'sixth');
     expect(subjects(s.team.evaluator.email)).toHaveLength(3);
+    // One row per mail, i.e. per notice and assignee.
     const notices = await env.db
-      .selectFrom('schedule_notices')
-      .select(['kind', 'sent_at'])
+      .selectFrom('schedule_notice_recipients')
+      .select(['kind', 'user_id', 'sent_at'])
       .where('org_id', '=', s.team.org.id)
       .orderBy('occurrence_start')
       .orderBy('kind')
+      .orderBy('user_id')
       .execute();
-    expect(notices.map((n) => n.kind)).toEqual(['missed', 'open', 'open']);
+    const [a, b] = [s.team.evaluator.id, second.id].sort((x, y) => x - y);
+    expect(notices.map((n) => [n.kind, n.user_id])).toEqual([
+      ['missed', a],
+      ['missed', b],
+      ['open', a],
+      ['open', b],
+      ['open', a],
+      ['open', b],
+    ]);
     expect(notices.every((n) => n.sent_at !== null)).toBe(true);
   });
 
@@ -471,10 +481,125 @@ describeEachDatabase('schedules', (env) => {
     expect(env.smtp.to(s.team.evaluator.email)).toEqual([]);
     expect(env.smtp.to(s.team.admin.email)).toEqual([]);
     const notices = await env.db
-      .selectFrom('schedule_notices')
+      .selectFrom('schedule_notice_recipients')
       .selectAll()
       .where('org_id', '=', s.team.org.id)
       .execute();
     expect(notices).toEqual([]);
+    expect(
+      await env.db
+        .selectFrom('schedule_digest_recipients')
+        .selectAll()
+        .where('org_id', '=', s.team.org.id)
+        .execute(),
+    ).toEqual([]);
+  });
+
+  it('a send refused for one recipient is retried for that recipient only (decision 0714)', async () => {
+    env.clock.set(at('2026-01-14T12:00:00Z'));
+    const s = await setup(env);
+    const second = await buildUser(env, s.team.org, { role: 'evaluator' });
+    await addDaily(env, s, { assigneeIDs: [s.team.evaluator.id, second.id] });
+    const subjects = (email: string) =>
+      env.smtp
+        .to(email)
+        .map((m) => m.subject)
+        .sort();
+    const expected = [
+      'Check due now: Fridge temperatures on Kitchen',
+      'Check missed: Fridge temperatures on Kitchen',
+    ];
+
+    // The real SMTP server refuses the second assignee and the administrator on the first pass.
+    env.smtp.refuse.add(second.email.toLowerCase());
+    env.smtp.refuse.add(s.team.admin.email.toLowerCase());
+    const first = await sendScheduleReminders(env.services, at('2026-01-15T06:01:00Z'), 'first');
+    expect(first.errors).toHaveLength(3);
+    expect(first).toMatchObject({ open: 1, missed: 1, digests: 1 });
+    expect(subjects(s.team.evaluator.email)).toEqual(expected);
+    expect(subjects(second.email)).toEqual([]);
+    expect(subjects(s.team.owner.email)).toHaveLength(1);
+    expect(subjects(s.team.admin.email)).toEqual([]);
+    // The refused mails' claims were given back: nothing is held for them.
+    const held = await env.db
+      .selectFrom('schedule_notice_recipients')
+      .select('user_id')
+      .where('org_id', '=', s.team.org.id)
+      .where('user_id', '=', second.id)
+      .execute();
+    expect(held).toEqual([]);
+
+    // The retry mails only those not yet mailed, once each.
+    env.smtp.refuse.clear();
+    const retry = await sendScheduleReminders(env.services, at('2026-01-15T06:06:00Z'), 'retry');
+    expect(retry).toMatchObject({ open: 1, missed: 1, digests: 1, errors: [] });
+    expect(subjects(s.team.evaluator.email)).toEqual(expected);
+    expect(subjects(second.email)).toEqual(expected);
+    expect(subjects(s.team.owner.email)).toHaveLength(1);
+    expect(subjects(s.team.admin.email)).toEqual(['Missed checks on 2026-01-14: 1 in ' + s.team.org.name]);
+    const again = await sendScheduleReminders(env.services, at('2026-01-15T06:11:00Z'), 'again');
+    expect(again).toMatchObject({ open: 0, missed: 0, digests: 0, errors: [] });
+    const people = [s.team.evaluator.email, second.email, s.team.owner.email, s.team.admin.email];
+    expect(people.map((p) => env.smtp.to(p).length)).toEqual([2, 2, 1, 1]);
+  });
+
+  it('after a process dies between recipients, the others are mailed once and its claim is taken over later', async () => {
+    env.clock.set(at('2026-01-14T12:00:00Z'));
+    const s = await setup(env);
+    const second = await buildUser(env, s.team.org, { role: 'evaluator' });
+    const third = await buildUser(env, s.team.org, { role: 'evaluator' });
+    const schedule = await addDaily(env, s, {
+      assigneeIDs: [s.team.evaluator.id, second.id, third.id],
+      windowStart: '06:00',
+      windowEnd: '10:00',
+    });
+    // Thursday's window opened at 06:00. A process mailed the evaluator, claimed the second assignee and
+    // died before sending (what its rows then say); the third it never reached.
+    const start = at('2026-01-15T06:00:00Z');
+    const died = at('2026-01-15T06:00:30Z');
+    const row = {
+      org_id: s.team.org.id,
+      schedule_id: schedule.id,
+      occurrence_start: start,
+      kind: 'open' as const,
+    };
+    await env.db
+      .insertInto('schedule_notice_recipients')
+      .values([
+        { ...row, user_id: s.team.evaluator.id, claimed_by: 'dead', sent_at: died, created_at: died },
+        { ...row, user_id: second.id, claimed_by: 'dead', sent_at: null, created_at: died },
+      ])
+      .execute();
+    const opens = (email: string) => env.smtp.to(email).filter((m) => m.subject.startsWith('Check due now'));
+
+    // Five minutes later, on two instances at once: only the third is mailed; the dead claim is still young.
+    const next = await Promise.all([
+      sendScheduleReminders(env.services, at('2026-01-15T06:05:00Z'), 'a'),
+      sendScheduleReminders(env.services, at('2026-01-15T06:05:00Z'), 'b'),
+    ]);
+    expect(next.flatMap((r) => r.errors)).toEqual([]);
+    expect(next[0]!.open + next[1]!.open).toBe(1);
+    expect(opens(s.team.evaluator.email)).toHaveLength(0);
+    expect(opens(second.email)).toHaveLength(0);
+    expect(opens(third.email)).toHaveLength(1);
+
+    // Past STALE_CLAIM_MS the dead claim is taken over by one of two instances; nobody gets a second mail.
+    const later = await Promise.all([
+      sendScheduleReminders(env.services, at('2026-01-15T06:20:00Z'), 'c'),
+      sendScheduleReminders(env.services, at('2026-01-15T06:20:00Z'), 'd'),
+    ]);
+    expect(later.flatMap((r) => r.errors)).toEqual([]);
+    expect(later[0]!.open + later[1]!.open).toBe(1);
+    expect(opens(s.team.evaluator.email)).toHaveLength(0);
+    expect(opens(second.email)).toHaveLength(1);
+    expect(opens(third.email)).toHaveLength(1);
+    const rows = await env.db
+      .selectFrom('schedule_notice_recipients')
+      .select(['user_id', 'sent_at'])
+      .where('org_id', '=', s.team.org.id)
+      .where('kind', '=', 'open')
+      .execute();
+    expect(rows).toHaveLength(3);
+    expect(rows.every((r) => r.sent_at !== null)).toBe(true);
   });
 });

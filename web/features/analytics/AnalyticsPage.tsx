@@ -53,18 +53,21 @@ import {
   useCatalogue,
   useDashboards,
   useDeleteDashboard,
+  useComplianceReport,
   useEditDashboard,
   useReport,
   useSetDefaultDashboard,
 } from './api.ts';
-import { GraphBody } from './Graph.tsx';
+import { ComplianceBody, GraphBody } from './Graph.tsx';
 import { GraphEditorModal } from './GraphEditor.tsx';
 import {
   DEFAULT_SETTING,
+  complianceCsv,
   csvFilename,
   graphSubtitle,
   graphTitle,
   inOrder,
+  isCompliance,
   move,
   renumber,
   reportCsv,
@@ -191,12 +194,18 @@ function GraphCard({
 }) {
   const title = graphTitle(catalogue, setting);
   const subtitle = graphSubtitle(setting);
+  // One of the two asks the server: a compliance graph's figures come from get-schedule-compliance.
+  const compliance = isCompliance(setting);
   const report = useReport(setting, wall ? WALL_REFRESH_MS : undefined);
+  const complianceReport = useComplianceReport(setting, wall ? WALL_REFRESH_MS : undefined);
   const figures = report.data?.report;
+  const csv = compliance
+    ? complianceReport.data && complianceCsv(complianceReport.data, setting.board_id !== -1)
+    : figures && reportCsv(figures);
   const download = () => {
-    if (!figures) return;
+    if (!csv) return;
     saveDownload({
-      blob: new Blob(['\uFEFF', reportCsv(figures)], { type: 'text/csv;charset=utf-8' }),
+      blob: new Blob(['\uFEFF', csv], { type: 'text/csv;charset=utf-8' }),
       filename: csvFilename(PRODUCT_NAME, title),
     });
   };
@@ -257,7 +266,7 @@ function GraphCard({
                 variant="subtle"
                 color="gray"
                 aria-label={`Download CSV of ${label}`}
-                disabled={!figures}
+                disabled={!csv}
                 onClick={download}
               >
                 <DownloadIcon />
@@ -298,7 +307,16 @@ function GraphCard({
           </Group>
         )}
       </Group>
-      <GraphBody setting={setting} title={title} report={report} height={wall ? 300 : 240} />
+      {compliance ? (
+        <ComplianceBody
+          setting={setting}
+          title={title}
+          compliance={complianceReport}
+          height={wall ? 300 : 240}
+        />
+      ) : (
+        <GraphBody setting={setting} title={title} report={report} height={wall ? 300 : 240} />
+      )}
     </Paper>
   );
 }
@@ -376,7 +394,11 @@ function DashboardGraphs({
         <Paper withBorder p="xl" data-testid="dashboard-empty">
           <Stack gap={4} align="center">
             <Text fw={700}>This dashboard has no graphs yet.</Text>
-            {!wall && <Text c="dimmed">Use Add graph to draw the pass rate of a board, card or item.</Text>}
+            {!wall && (
+              <Text c="dimmed">
+                Use Add graph to draw the pass rate of a board, card or item, or schedule compliance.
+              </Text>
+            )}
           </Stack>
         </Paper>
       ) : (

@@ -1,8 +1,10 @@
 /**
  * One graph of a dashboard: its figures from get-report (in the browser's time zone) drawn as a line, bars
- * or a table, with a tooltip and a legend, and its own loading, empty and error states.
+ * or a table, with a tooltip and a legend, and its own loading, empty and error states; a schedule
+ * compliance graph's from get-schedule-compliance, as bars over a table of the figures, or the table
+ * (decision 0704).
  */
-import { CompositeChart, LineChart } from '@mantine/charts';
+import { BarChart, CompositeChart, LineChart } from '@mantine/charts';
 import { Button, Center, Group, Paper, ScrollArea, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { memo, useMemo } from 'react';
@@ -10,14 +12,16 @@ import type { DashboardSettingInput } from '../../../common/api/index.ts';
 import { api } from '../../../common/api/index.ts';
 import { ErrorText } from '../../components/ErrorText.tsx';
 import { messageOf } from '../../lib/api.ts';
-import type { useReport } from './api.ts';
+import type { useComplianceReport, useReport } from './api.ts';
 import {
+  NO_COMPLIANCE,
   NO_EVALUATIONS,
   ROW_HEADINGS,
   axisLabel,
   countsNA,
   isEmpty,
   percent,
+  type Compliance,
   type Report,
 } from './graphs.ts';
 import classes from './Analytics.module.css';
@@ -289,5 +293,178 @@ export function GraphBody({
     <div data-testid="graph-drawn">
       <Chart report={figures} type={setting.type} title={title} height={height} />
     </div>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Schedule compliance (decision 0704)
+
+function ComplianceTable({
+  compliance,
+  perCard,
+  caption,
+}: {
+  compliance: Compliance;
+  perCard: boolean;
+  caption: string;
+}) {
+  const phone = useMediaQuery(PHONE) ?? false;
+  return (
+    <ScrollArea.Autosize
+      mah={360}
+      type="auto"
+      className={classes.tableScroll}
+      viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': caption }}
+    >
+      <Table
+        striped
+        withTableBorder
+        stickyHeader
+        fz={phone ? 'xs' : 'sm'}
+        horizontalSpacing={phone ? 6 : 'xs'}
+        className={classes.table}
+        data-testid="compliance-graph-table"
+      >
+        <Table.Caption className={classes.visuallyHidden}>{caption}</Table.Caption>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col">{perCard ? 'Card' : 'Board'}</Table.Th>
+            <Table.Th scope="col" ta="right">
+              Done on time
+            </Table.Th>
+            <Table.Th scope="col" ta="right">
+              Late
+            </Table.Th>
+            <Table.Th scope="col" ta="right">
+              Missed
+            </Table.Th>
+            <Table.Th scope="col" ta="right">
+              Compliance
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {compliance.rows.map((row) => (
+            <Table.Tr key={row.id}>
+              <Table.Th scope="row" fw={400}>
+                {row.name}
+              </Table.Th>
+              <Table.Td ta="right">{row.done}</Table.Td>
+              <Table.Td ta="right">{row.late}</Table.Td>
+              <Table.Td ta="right">{row.missed}</Table.Td>
+              <Table.Td ta="right">{percent(row.rate)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+        <Table.Tfoot>
+          <Table.Tr>
+            <Table.Th scope="row">All</Table.Th>
+            <Table.Td ta="right">{compliance.total.done}</Table.Td>
+            <Table.Td ta="right">{compliance.total.late}</Table.Td>
+            <Table.Td ta="right">{compliance.total.missed}</Table.Td>
+            <Table.Td ta="right">{percent(compliance.total.rate)}</Table.Td>
+          </Table.Tr>
+        </Table.Tfoot>
+      </Table>
+    </ScrollArea.Autosize>
+  );
+}
+
+const COMPLIANCE: Series = { name: 'Compliance', color: 'teal.7' };
+
+/**
+ * Bar: compliance (%) per board or card, with the figures in a table under the bars (the bars' text
+ * alternative, and what the tooltip would otherwise hide); Table: the table alone.
+ */
+const ComplianceChart = memo(function ComplianceChart({
+  compliance,
+  perCard,
+  title,
+}: {
+  compliance: Compliance;
+  perCard: boolean;
+  title: string;
+}) {
+  const data = useMemo(
+    () =>
+      compliance.rows.map((r) => ({
+        name: r.name,
+        Compliance: r.rate === null ? 0 : Math.round(r.rate * 1000) / 10,
+      })),
+    [compliance],
+  );
+  return (
+    <Stack gap="xs">
+      <BarChart
+        h={160}
+        data={data}
+        dataKey="name"
+        series={[COMPLIANCE]}
+        yAxisProps={percentAxis}
+        role="img"
+        aria-label={`${title}: compliance by ${perCard ? 'card' : 'board'}, figures in the table below`}
+        barProps={{ isAnimationActive: false }}
+        maxBarWidth={48}
+        data-testid="compliance-chart"
+      />
+      <ComplianceTable compliance={compliance} perCard={perCard} caption={title} />
+    </Stack>
+  );
+});
+
+/** The figures of a compliance graph, or why there are none. */
+export function ComplianceBody({
+  setting,
+  title,
+  compliance,
+  height,
+}: {
+  setting: DashboardSettingInput;
+  title: string;
+  height: number;
+  /** The graph's get-schedule-compliance query (its card uses the same one for the CSV download). */
+  compliance: ReturnType<typeof useComplianceReport>;
+}) {
+  if (compliance.isPending)
+    return (
+      <Stack gap={6} role="status" aria-label={`Loading ${title}`} data-testid="graph-loading">
+        <Skeleton height={height} />
+      </Stack>
+    );
+  if (compliance.isError)
+    return (
+      <Stack gap="xs" h={height} justify="center">
+        <ErrorText message={messageOf(compliance.error, api.getScheduleCompliance)} />
+        <Group>
+          <Button
+            variant="default"
+            size="xs"
+            loading={compliance.isFetching}
+            onClick={() => void compliance.refetch()}
+          >
+            Try again
+          </Button>
+        </Group>
+      </Stack>
+    );
+  const figures = compliance.data;
+  if (figures.rows.length === 0)
+    return (
+      <Center h={height} data-testid="graph-empty">
+        <Text c="dimmed">{NO_COMPLIANCE}</Text>
+      </Center>
+    );
+  const perCard = setting.board_id !== -1;
+  return (
+    <Stack gap={4} data-testid="graph-drawn">
+      {setting.type === 'Table' ? (
+        <ComplianceTable compliance={figures} perCard={perCard} caption={title} />
+      ) : (
+        <ComplianceChart compliance={figures} perCard={perCard} title={title} />
+      )}
+      <Text size="xs" c="dimmed">
+        Days in {figures.timeZone}
+      </Text>
+    </Stack>
   );
 }

@@ -1,7 +1,9 @@
 /**
- * Add graph / Edit graph: what is measured (board, card and item pickers from get-boards-cards-and-items,
- * deleted ones named as such, a search box above 10 entries), the period (number and unit, or Now), the
- * time division (which decides the mode) and the chart type. Saving writes the whole dashboard.
+ * Add graph / Edit graph: the report (pass rate, or schedule compliance: decision 0704, which keeps only
+ * the board, the period and Bar or Table), what is measured (board, card and item pickers from
+ * get-boards-cards-and-items, deleted ones named as such, a search box above 10 entries), the period
+ * (number and unit, or Now), the time division (which decides the mode) and the chart type. Saving writes
+ * the whole dashboard.
  */
 import {
   Button,
@@ -17,7 +19,9 @@ import {
 import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
 import {
+  COMPLIANCE_PERIOD_LIMITS,
   DURATIONS,
+  GRAPH_REPORTS,
   GRAPH_TYPES,
   PERIOD_LIMITS,
   TIME_DIVISIONS,
@@ -29,14 +33,18 @@ import { ErrorText } from '../../components/ErrorText.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import {
   ALL,
+  COMPLIANCE_DESCRIPTION,
   MODE_DESCRIPTIONS,
+  REPORT_LABELS,
   NOW,
   boardName,
   cardName,
+  isCompliance,
   itemName,
   modeOf,
   periodProblem,
   plainText,
+  withReport,
   type Catalogue,
 } from './graphs.ts';
 import classes from './Analytics.module.css';
@@ -102,12 +110,14 @@ function PeriodEnd({
   duration,
   onChange,
   error,
+  limits = PERIOD_LIMITS,
 }: {
   legend: string;
   number: number;
   duration: Duration;
   onChange: (number: number, duration: Duration) => void;
   error?: string;
+  limits?: Record<Duration, number>;
 }) {
   const now = number === NOW;
   const [last, setLast] = useState(now ? 1 : number);
@@ -123,7 +133,7 @@ function PeriodEnd({
           placeholder={now ? 'Now' : undefined}
           disabled={now}
           min={1}
-          max={PERIOD_LIMITS[duration]}
+          max={limits[duration]}
           allowDecimal={false}
           allowNegative={false}
           // Beyond the unit's limit the editor says so, rather than changing the number behind one's back.
@@ -188,6 +198,7 @@ function EditorForm({
   // Only Pass/Fail items have answers to count.
   const items = (card?.cardItems ?? []).filter((i) => i.type === 'pass_fail');
   const mode = modeOf(setting);
+  const compliance = isCompliance(setting);
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
@@ -205,6 +216,25 @@ function EditorForm({
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="md">
+        <Stack gap={4}>
+          <Text size="sm" fw={500} id="graph-report-label">
+            Report
+          </Text>
+          <SegmentedControl
+            aria-labelledby="graph-report-label"
+            data={GRAPH_REPORTS.map((r) => ({ value: r, label: REPORT_LABELS[r] }))}
+            value={setting.report ?? 'Evaluations'}
+            onChange={(v) => {
+              setProblem(null);
+              setSetting((s) => withReport(s, v as (typeof GRAPH_REPORTS)[number]));
+            }}
+          />
+          {compliance && (
+            <Text size="sm" c="dimmed">
+              {COMPLIANCE_DESCRIPTION}
+            </Text>
+          )}
+        </Stack>
         <Picker
           label="Board"
           options={options(
@@ -223,37 +253,42 @@ function EditorForm({
             change(keepsCard ? { board_id } : { board_id, card_id: ALL, card_item_id: ALL });
           }}
         />
-        <Picker
-          label="Card"
-          options={options(
-            cardsOfBoard,
-            (c) => c.name,
-            'All cards',
-            setting.card_id,
-            cardName(catalogue, setting.card_id),
-          )}
-          value={setting.card_id}
-          onChange={(card_id) => change({ card_id, card_item_id: ALL })}
-        />
-        <Picker
-          label="Item"
-          description={setting.card_id === ALL ? 'Choose a card to measure one of its items.' : undefined}
-          options={options(
-            items,
-            (i) => plainText(i.content),
-            'Whole evaluations',
-            setting.card_item_id,
-            itemName(catalogue, setting.card_id, setting.card_item_id),
-          )}
-          value={setting.card_item_id}
-          disabled={setting.card_id === ALL}
-          onChange={(card_item_id) => change({ card_item_id })}
-        />
+        {!compliance && (
+          <>
+            <Picker
+              label="Card"
+              options={options(
+                cardsOfBoard,
+                (c) => c.name,
+                'All cards',
+                setting.card_id,
+                cardName(catalogue, setting.card_id),
+              )}
+              value={setting.card_id}
+              onChange={(card_id) => change({ card_id, card_item_id: ALL })}
+            />
+            <Picker
+              label="Item"
+              description={setting.card_id === ALL ? 'Choose a card to measure one of its items.' : undefined}
+              options={options(
+                items,
+                (i) => plainText(i.content),
+                'Whole evaluations',
+                setting.card_item_id,
+                itemName(catalogue, setting.card_id, setting.card_item_id),
+              )}
+              value={setting.card_item_id}
+              disabled={setting.card_id === ALL}
+              onChange={(card_item_id) => change({ card_item_id })}
+            />
+          </>
+        )}
         <PeriodEnd
           legend="Start"
           number={setting.start_number}
           duration={setting.start_duration}
           error={problem?.field === 'start' ? problem.message : undefined}
+          limits={compliance ? COMPLIANCE_PERIOD_LIMITS : PERIOD_LIMITS}
           onChange={(start_number, start_duration) => change({ start_number, start_duration })}
         />
         <PeriodEnd
@@ -263,22 +298,25 @@ function EditorForm({
           error={problem?.field === 'end' ? problem.message : undefined}
           onChange={(end_number, end_duration) => change({ end_number, end_duration })}
         />
-        <Select
-          label="Time division"
-          description={MODE_DESCRIPTIONS[mode]}
-          data={TIME_DIVISIONS.map((d) => ({ value: d, label: d }))}
-          value={setting.time_division}
-          onChange={(v) => v && change({ time_division: v as DashboardSettingInput['time_division'] })}
-          allowDeselect={false}
-          comboboxProps={{ withinPortal: true }}
-        />
+        {!compliance && (
+          <Select
+            label="Time division"
+            description={MODE_DESCRIPTIONS[mode]}
+            data={TIME_DIVISIONS.map((d) => ({ value: d, label: d }))}
+            value={setting.time_division}
+            onChange={(v) => v && change({ time_division: v as DashboardSettingInput['time_division'] })}
+            allowDeselect={false}
+            comboboxProps={{ withinPortal: true }}
+          />
+        )}
         <Stack gap={4}>
           <Text size="sm" fw={500} id="graph-type-label">
             Chart type
           </Text>
           <SegmentedControl
             aria-labelledby="graph-type-label"
-            data={GRAPH_TYPES.map((t) => ({ value: t, label: t }))}
+            // A compliance graph compares boards or cards: bars or a table, no line between them.
+            data={GRAPH_TYPES.filter((t) => !compliance || t !== 'Line').map((t) => ({ value: t, label: t }))}
             value={setting.type}
             onChange={(v) => change({ type: v as DashboardSettingInput['type'] })}
           />

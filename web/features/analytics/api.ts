@@ -4,9 +4,15 @@
  * caller's time zone (not by the graph's type or place), so moving or restyling a graph draws from cache.
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api, type DashboardSettingInput } from '../../../common/api/index.ts';
-import { PERIOD_LIMITS } from '../../../common/api/index.ts';
+import {
+  api,
+  PERIOD_LIMITS,
+  type DashboardSettingInput,
+  type ReportSettingInput,
+} from '../../../common/api/index.ts';
 import { callApi } from '../../lib/api.ts';
+import { scheduleKeys } from '../../shared/api/schedules.ts';
+import { ALL, compliancePeriod, isCompliance } from './graphs.ts';
 import { useCallMutation } from '../../lib/mutation.ts';
 
 /** A wall screen redraws its graphs this often. */
@@ -18,7 +24,7 @@ export const analyticsKeys = {
   all: ['analytics'] as const,
   dashboards: ['analytics', 'dashboards'] as const,
   catalogue: (startDateTime: string) => ['analytics', 'boards-cards-and-items', startDateTime] as const,
-  report: (setting: DashboardSettingInput, timeZone: string) =>
+  report: (setting: ReportSettingInput, timeZone: string) =>
     ['analytics', 'report', setting, timeZone] as const,
 };
 
@@ -53,8 +59,8 @@ export const catalogueQuery = (startDateTime: string) =>
   });
 export const useCatalogue = () => useQuery(catalogueQuery(catalogueStart()));
 
-/** What a report depends on: the setting without its place on the dashboard. */
-export function reportSetting(setting: DashboardSettingInput): DashboardSettingInput {
+/** What a report depends on: the setting without its place on the dashboard (SPEC's fields only). */
+export function reportSetting(setting: DashboardSettingInput): ReportSettingInput {
   return {
     board_id: setting.board_id,
     card_id: setting.card_id,
@@ -78,8 +84,31 @@ export const reportQuery = (setting: DashboardSettingInput, timeZone: string) =>
     staleTime: REPORT_STALE_MS,
   });
 };
+/** A pass-rate graph's figures (a compliance graph asks nothing here). */
 export const useReport = (setting: DashboardSettingInput, refetchInterval?: number) =>
-  useQuery({ ...reportQuery(setting, browserTimeZone()), refetchInterval });
+  useQuery({
+    ...reportQuery(setting, browserTimeZone()),
+    refetchInterval,
+    enabled: !isCompliance(setting),
+  });
+
+/**
+ * A schedule compliance graph's figures (decision 0704): get-schedule-compliance over the graph's period,
+ * per board, or per card of its board; keyed like the analytics panel's, so both share the cache.
+ */
+export function useComplianceReport(setting: DashboardSettingInput, refetchInterval?: number) {
+  const range = {
+    ...compliancePeriod(setting),
+    ...(setting.board_id !== ALL ? { boardID: setting.board_id } : {}),
+  };
+  return useQuery({
+    queryKey: scheduleKeys.compliance(range),
+    queryFn: () => callApi(api.getScheduleCompliance, range),
+    staleTime: REPORT_STALE_MS,
+    refetchInterval,
+    enabled: isCompliance(setting),
+  });
+}
 
 const invalidates = [analyticsKeys.dashboards];
 export const useAddDashboard = () => useCallMutation(api.addDashboard, { invalidates });

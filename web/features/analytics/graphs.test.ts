@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_SETTING,
   axisLabel,
+  complianceCsv,
+  compliancePeriod,
   csvFilename,
   graphTitle,
   modeOf,
@@ -12,6 +14,8 @@ import {
   plainText,
   renumber,
   reportCsv,
+  settingInput,
+  withReport,
   type Catalogue,
   type Report,
 } from './graphs.ts';
@@ -192,5 +196,92 @@ describe('CSV of a graph', () => {
     expect(csvFilename('Checkboard', 'Line 1 / A: "b"', new Date(2026, 10, 3, 9, 5, 7))).toBe(
       'Checkboard-Line 1 A b-20261103-090507.csv',
     );
+  });
+});
+
+describe('schedule compliance graphs (decision 0704)', () => {
+  const compliance = withReport(DEFAULT_SETTING, 'ScheduleCompliance');
+
+  it('becomes a whole-period comparison of boards or cards, as bars or a table, and back', () => {
+    expect(compliance).toEqual({
+      ...DEFAULT_SETTING,
+      report: 'ScheduleCompliance',
+      time_division: 'Custom Interval',
+      type: 'Bar',
+    });
+    const ofCard = {
+      ...DEFAULT_SETTING,
+      board_id: 1,
+      card_id: 10,
+      card_item_id: 100,
+      type: 'Table' as const,
+    };
+    expect(withReport(ofCard, 'ScheduleCompliance')).toMatchObject({
+      board_id: 1,
+      card_id: -1,
+      card_item_id: -1,
+      type: 'Table',
+    });
+    expect(withReport(compliance, 'Evaluations')).toEqual({ ...DEFAULT_SETTING, report: 'Evaluations' });
+    // The report is saved with the graph; a graph without one stays as SPEC's setting.
+    expect(settingInput({ ...compliance, id: 5 })).toEqual(compliance);
+    expect(settingInput({ ...DEFAULT_SETTING, id: 5 } as never)).toEqual(DEFAULT_SETTING);
+  });
+
+  it('is titled by what it compares', () => {
+    expect(graphTitle(catalogue, compliance)).toBe('Schedule compliance · All boards');
+    expect(graphTitle(catalogue, { ...compliance, board_id: 1 })).toBe(
+      'Schedule compliance · Line 1 by card',
+    );
+  });
+
+  it('reaches back at most 365 days, 51 weeks, 11 months or 3 quarters', () => {
+    const message =
+      'A schedule compliance graph can reach back at most 365 days, 51 weeks, 11 months or 3 quarters.';
+    expect(periodProblem({ ...compliance, start_number: 365 })).toBeNull();
+    expect(periodProblem({ ...compliance, start_number: 366 })).toEqual({ field: 'start', message });
+    expect(periodProblem({ ...compliance, start_number: 51, start_duration: 'Weeks' })).toBeNull();
+    expect(periodProblem({ ...compliance, start_number: 52, start_duration: 'Weeks' })?.message).toBe(
+      message,
+    );
+    expect(periodProblem({ ...compliance, start_number: 12, start_duration: 'Months' })?.message).toBe(
+      message,
+    );
+    expect(periodProblem({ ...compliance, start_number: 1, start_duration: 'Years' })?.message).toBe(message);
+    expect(periodProblem({ ...compliance, start_number: 2, end_number: 3 })?.message).toBe(
+      'The period must start before it ends.',
+    );
+  });
+
+  it('asks for the period from the start of its first local day to the next whole hour, or to the end of its last unit', () => {
+    const now = new Date(2026, 10, 25, 10, 30);
+    const nextHour = new Date((Math.floor(now.getTime() / 3_600_000) + 1) * 3_600_000).toISOString();
+    expect(compliancePeriod({ ...compliance, start_number: 30 }, now)).toEqual({
+      start: new Date(2026, 9, 26).toISOString(),
+      end: nextHour,
+    });
+    expect(
+      compliancePeriod(
+        { ...compliance, start_number: 2, start_duration: 'Months', end_number: 1, end_duration: 'Months' },
+        now,
+      ),
+    ).toEqual({ start: new Date(2026, 8, 1).toISOString(), end: new Date(2026, 10, 1).toISOString() });
+    // The longest period stays within the 366 days get-schedule-compliance counts.
+    const longest = compliancePeriod({ ...compliance, start_number: 365 }, new Date(2026, 11, 31, 23, 59));
+    expect(Date.parse(longest.end) - Date.parse(longest.start)).toBeLessThanOrEqual(366 * 86_400_000);
+    expect(Date.parse(longest.start)).toBeGreaterThanOrEqual(new Date(2025, 11, 31).getTime());
+  });
+
+  it('writes its figures as CSV with the whole last', () => {
+    expect(
+      complianceCsv(
+        {
+          rows: [{ id: 3, name: 'Line, 2', done: 2, late: 1, missed: 1, rate: 0.5 }],
+          total: { done: 2, late: 1, missed: 1, rate: 0.5 },
+          timeZone: 'Europe/London',
+        },
+        false,
+      ),
+    ).toBe('Board,ID,Done on time,Late,Missed,Compliance (%)\r\n"Line, 2",3,2,1,1,50\r\nAll,,2,1,1,50\r\n');
   });
 });

@@ -4,12 +4,19 @@
  * browser.
  */
 import type { DashboardSetting, DashboardSettingInput, Duration, api } from '../../../common/api/index.ts';
-import { PERIOD_LIMITS, periodTooLongMessage } from '../../../common/api/index.ts';
+import {
+  COMPLIANCE_PERIOD_LIMITS,
+  PERIOD_LIMITS,
+  complianceMessages,
+  periodTooLongMessage,
+} from '../../../common/api/index.ts';
+import { COMPLIANCE_RANGE_MAX_DAYS } from '../../../common/constants.ts';
 import type { z } from 'zod';
 
 export type Catalogue = z.output<(typeof api.getBoardsCardsAndItems)['response']>['boardsCardsAndItems'];
 export type Report = z.output<(typeof api.getReport)['response']>['report'];
 export type ReportMode = Report['mode'];
+export type Compliance = z.output<(typeof api.getScheduleCompliance)['response']>;
 
 /** SPEC §3: -1 is "all boards", "all cards", "no single item", and for a period end "Now". */
 export const ALL = -1;
@@ -43,8 +50,47 @@ export function settingInput(setting: DashboardSetting | DashboardSettingInput):
     time_division: setting.time_division,
     type: setting.type,
     graph_order: setting.graph_order,
+    ...(setting.report ? { report: setting.report } : {}),
   };
 }
+
+/** A graph of schedule compliance (decision 0704) rather than of evaluations' pass rate. */
+export const isCompliance = (setting: Pick<DashboardSettingInput, 'report'>) =>
+  setting.report === 'ScheduleCompliance';
+
+/**
+ * What a graph becomes when its report changes: compliance is over the whole period, per board or per card
+ * of one board, as bars or a table; pass rate starts again from the default's division and chart.
+ */
+export function withReport(
+  setting: DashboardSettingInput,
+  report: NonNullable<DashboardSettingInput['report']>,
+): DashboardSettingInput {
+  if (report === 'Evaluations')
+    return {
+      ...setting,
+      report,
+      time_division: DEFAULT_SETTING.time_division,
+      type: setting.type === 'Table' ? 'Table' : DEFAULT_SETTING.type,
+    };
+  return {
+    ...setting,
+    report,
+    card_id: ALL,
+    card_item_id: ALL,
+    time_division: 'Custom Interval',
+    type: setting.type === 'Table' ? 'Table' : 'Bar',
+  };
+}
+
+export const REPORT_LABELS: Record<NonNullable<DashboardSettingInput['report']>, string> = {
+  Evaluations: 'Pass rate',
+  ScheduleCompliance: 'Schedule compliance',
+};
+
+export const COMPLIANCE_DESCRIPTION =
+  'Scheduled checks done on time, of those due: one bar per board, or per card of the chosen board.';
+export const NO_COMPLIANCE = 'No scheduled checks were due in this period';
 
 /** Settings in graph_order, renumbered 0..n-1 (what a reorder or a deletion saves). */
 export function inOrder<T extends { graph_order: number }>(settings: readonly T[]): T[] {
@@ -137,6 +183,10 @@ export function divisionText(setting: DashboardSettingInput) {
 
 /** 'Line 2 · Morning checks · Guards in place': what the graph measures. */
 export function graphTitle(catalogue: Catalogue | undefined, setting: DashboardSettingInput) {
+  if (isCompliance(setting))
+    return setting.board_id === ALL
+      ? 'Schedule compliance · All boards'
+      : `Schedule compliance · ${boardName(catalogue, setting.board_id)} by card`;
   const parts = [boardName(catalogue, setting.board_id), cardName(catalogue, setting.card_id)];
   if (setting.card_item_id !== ALL) parts.push(itemName(catalogue, setting.card_id, setting.card_item_id));
   if (setting.board_id === ALL && setting.card_id === ALL) parts.splice(1, 1);
@@ -193,6 +243,11 @@ export function periodProblem(
   const from = periodPoint(now, setting.start_number, setting.start_duration, false);
   const to = periodPoint(now, setting.end_number, setting.end_duration, true);
   if (to <= from) return { field: 'start', message: 'The period must start before it ends.' };
+  if (isCompliance(setting)) {
+    if (setting.start_number > COMPLIANCE_PERIOD_LIMITS[setting.start_duration])
+      return { field: 'start', message: complianceMessages.period };
+    return null;
+  }
   const division = setting.time_division;
   if (division === 'Custom Interval') return null;
   let start = unitStart(new Date(from), division);
@@ -202,6 +257,41 @@ export function periodProblem(
     start = addUnits(start, division, 1);
   }
   return null;
+}
+
+/**
+ * A compliance graph's period as get-schedule-compliance takes it, read like get-report's in the browser's
+ * zone. 'Now' is the next whole hour (occurrences count once they have ended, never after the server's
+ * now), so the request stays the same for an hour; a period that a daylight-saving change stretches past
+ * the call's 366 days loses that hour at its start.
+ */
+export function compliancePeriod(setting: DashboardSettingInput, now = new Date()) {
+  const hour = 3_600_000;
+  const from = periodPoint(now, setting.start_number, setting.start_duration, false);
+  const to =
+    setting.end_number === NOW
+      ? (Math.floor(now.getTime() / hour) + 1) * hour
+      : periodPoint(now, setting.end_number, setting.end_duration, true);
+  const start = Math.max(from, to - COMPLIANCE_RANGE_MAX_DAYS * 86_400_000);
+  return { start: new Date(start).toISOString(), end: new Date(to).toISOString() };
+}
+
+/** A compliance graph's figures as CSV, one row per board or card, then the whole. */
+export function complianceCsv(compliance: Compliance, perCard: boolean): string {
+  const header = [perCard ? 'Card' : 'Board', 'ID', 'Done on time', 'Late', 'Missed', 'Compliance (%)'];
+  const figure = (rate: number | null) => (rate === null ? null : Math.round(rate * 1000) / 10);
+  const lines: (string | number | null)[][] = [
+    ...compliance.rows.map((r) => [r.name, r.id, r.done, r.late, r.missed, figure(r.rate)]),
+    [
+      'All',
+      null,
+      compliance.total.done,
+      compliance.total.late,
+      compliance.total.missed,
+      figure(compliance.total.rate),
+    ],
+  ];
+  return [header, ...lines].map((line) => line.map(csvField).join(',')).join('\r\n') + '\r\n';
 }
 
 /** A time-series label as people read it: '23 Nov', 'W48 2026', 'Nov 2026', 'Q4 2026', '2026'. */
