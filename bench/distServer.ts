@@ -1,21 +1,28 @@
 /**
  * The built app (`npm run build` first) served as `npm start` serves it, on a random port of 127.0.0.1,
- * for the benches that drive it from Chromium (analytics-page.ts, page-weight.ts).
+ * for the benches that drive it from Chromium (analytics-page.ts, page-weight.ts, lighthouse.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
-export async function startDistServer(databaseUrl: string): Promise<{ port: number; child: ChildProcess }> {
+export async function startDistServer(
+  databaseUrl: string,
+  /** A fixed port (a bench given one to stay clear of other runs); a random one of 20,000-39,999 without. */
+  fixedPort?: number,
+): Promise<{ port: number; child: ChildProcess }> {
   if (
     !existsSync(path.join(root, 'dist/server/main.js')) ||
     !existsSync(path.join(root, 'dist/web/index.html'))
   )
     throw new Error('run `npm run build` first: the benchmark serves dist/');
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const port = fixedPort ?? 20_000 + Math.floor(Math.random() * 20_000);
+  // A fixed port already taken would let the readiness check below read another server's answer.
+  if (fixedPort !== undefined) await assertFree(fixedPort);
   const child = spawn(process.execPath, ['dist/server/main.js'], {
     cwd: root,
     env: {
@@ -41,4 +48,12 @@ export async function startDistServer(databaseUrl: string): Promise<{ port: numb
     if (Date.now() > deadline) throw new Error('the server did not start within 60 s');
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+}
+
+function assertFree(port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', () => reject(new Error(`port ${port} is in use`)));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
+  });
 }

@@ -32,6 +32,7 @@ import { openDatabase, type Database } from '../server/db/index.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import type { DB } from '../server/db/schema.ts';
 import { getReport } from '../server/modules/analytics/report.ts';
+import { graph } from './graph.ts';
 import { Client, sequential, stats, type Stats } from './http.ts';
 import { postgresBulk, seed, sqliteBulk, type Bulk, type SeedPlan } from './seed.ts';
 import { EVALUATIONS, numberSetting, OTHER_EVALUATIONS, resultsDir } from './settings.ts';
@@ -191,22 +192,6 @@ async function startServer(url: string): Promise<{ client: Client; stop(): Promi
       child.kill('SIGTERM');
       await exited;
     },
-  };
-}
-
-function graph(overrides: Partial<DashboardSettingInput>): DashboardSettingInput {
-  return {
-    board_id: -1,
-    card_id: -1,
-    card_item_id: -1,
-    start_number: 730,
-    start_duration: 'Days',
-    end_number: -1,
-    end_duration: 'Days',
-    time_division: 'Days',
-    type: 'Line',
-    graph_order: 0,
-    ...overrides,
   };
 }
 

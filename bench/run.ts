@@ -21,7 +21,8 @@ import { migrateToLatest } from '../server/db/migrate.ts';
 import { explainHotQueries, type HotContext, type Location } from './explain.ts';
 import { Client, load, sequential, type Stats } from './http.ts';
 import { bareExcel, getBoardsSideBySide, startBare, type SideBySide } from './overhead.ts';
-import { ITEMS_PER_CARD, postgresBulk, seed, sqliteBulk, type Bulk, type SeedPlan } from './seed.ts';
+import { graph } from './graph.ts';
+import { grow, ITEMS_PER_CARD, postgresBulk, seed, sqliteBulk, type Bulk, type SeedPlan } from './seed.ts';
 import { EVALUATIONS, numberSetting, OTHER_EVALUATIONS, resultsDir } from './settings.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -164,8 +165,18 @@ interface Fixture extends HotContext {
   exportRows: number;
 }
 
-/** Ids, sessions and cursors the measurements need, read from the seeded database. */
-async function fixture(databaseUrl: string): Promise<Fixture> {
+/**
+ * Ids, sessions and cursors the measurements need, read from the seeded database: the search's deep page
+ * `page` (its cursor, the last row of the page before), and the newest `exportEvaluations` for get-excel.
+ */
+async function fixture(
+  databaseUrl: string,
+  sizes: { page: number; exportEvaluations: number; now: number } = {
+    page: PAGE,
+    exportEvaluations: EXPORT_EVALUATIONS,
+    now: plan.now,
+  },
+): Promise<Fixture> {
   const config = databaseUrl.startsWith('sqlite:')
     ? ({ kind: 'sqlite', file: databaseUrl.slice('sqlite:'.length) } as const)
     : ({ kind: 'postgres', url: databaseUrl } as const);
@@ -219,16 +230,16 @@ async function fixture(databaseUrl: string): Promise<Fixture> {
         .select(['id', 'completed_at'])
         .where('org_id', '=', org.id)
         .where('completed_at', 'is not', null)
-        .where('completed_at', '<=', plan.now)
+        .where('completed_at', '<=', sizes.now)
         .orderBy('completed_at', 'desc')
         .orderBy('id', 'desc');
     const first = await newest().limit(1).executeTakeFirstOrThrow();
     const cursor = await newest()
-      .offset((PAGE - 1) * 48 - 1)
+      .offset((sizes.page - 1) * 48 - 1)
       .limit(1)
       .executeTakeFirst();
     const exportFrom = await newest()
-      .offset(EXPORT_EVALUATIONS - 1)
+      .offset(sizes.exportEvaluations - 1)
       .limit(1)
       .executeTakeFirstOrThrow();
     const exported = await db
@@ -384,6 +395,62 @@ interface Figures {
   };
 }
 
+/**
+ * add-evaluation then add-results, each evaluator a worker with a session of its own. Each evaluator starts
+ * PER_EVALUATOR evaluations to complete at a human pace, and with `saturation` as many again to complete as
+ * fast as possible.
+ */
+async function addResultsUnderLoad(
+  client: Client,
+  f: Fixture,
+  saturation: boolean,
+): Promise<{ addEvaluation: Stats; paced: Stats; closed: Stats | undefined }> {
+  const rounds = saturation ? 2 : 1;
+  const started: number[][] = f.evaluators.map(() => []);
+  const cards = f.evaluators.map((_, worker) =>
+    Array.from({ length: rounds * PER_EVALUATOR }, (_, j) => {
+      const board = f.boards[(worker * 7 + j) % f.boards.length]!;
+      return { boardID: board.id, cardID: board.cardIds[j % board.cardIds.length]! };
+    }),
+  );
+  const addEvaluation = await load(f.evaluators.length, rounds * PER_EVALUATOR, async (worker, j) => {
+    const answer = await client.call(api.addEvaluation.path, cards[worker]![j], {
+      cookie: f.evaluators[worker]!.cookie,
+      idempotencyKey: randomUUID(),
+    });
+    expectOk(answer, 'add-evaluation');
+    started[worker]!.push((JSON.parse(answer.body.toString()) as { id: number }).id);
+    return answer.ms;
+  });
+  const addResults = async (worker: number, j: number) => {
+    const items = f.itemsOf.get(cards[worker]![j]!.cardID)!;
+    const results = items.map(({ id, position }) => {
+      if (position >= 1 && position <= 7) return { item_id: id, pass: (worker + j + position) % 23 !== 0 };
+      if (position === 8) return { item_id: id, text_result: `Checked by worker ${worker}` };
+      if (position === 9) return { item_id: id, numeric_result: worker + j / 10 };
+      return { item_id: id };
+    });
+    const answer = await client.call(
+      api.addResults.path,
+      { evalID: started[worker]![j], results },
+      { cookie: f.evaluators[worker]!.cookie, idempotencyKey: randomUUID() },
+    );
+    expectOk(answer, 'add-results');
+    return answer.ms;
+  };
+  // Evaluators at work: each submits, then thinks for a random 0-2 x THINK_MS (a card takes a person
+  // a minute or more; the default second is far faster than anyone evaluates).
+  const addResultsPaced = await load(f.evaluators.length, PER_EVALUATOR, async (worker, j) => {
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 * THINK_MS));
+    return addResults(worker, j);
+  });
+  // Saturation: every evaluator submits again the moment the last answer arrives.
+  const addResultsClosed = saturation
+    ? await load(f.evaluators.length, PER_EVALUATOR, (worker, j) => addResults(worker, PER_EVALUATOR + j))
+    : undefined;
+  return { addEvaluation, paced: addResultsPaced, closed: addResultsClosed };
+}
+
 async function measure(dialect: 'sqlite' | 'postgres', databaseUrl: string, f: Fixture): Promise<Figures> {
   let server = await startServer(databaseUrl);
   const { client } = server;
@@ -418,50 +485,8 @@ async function measure(dialect: 'sqlite' | 'postgres', databaseUrl: string, f: F
   const searchPage1 = await sequential(SAMPLES, () => timed(search(page1), 'search page 1'));
   const searchPageN = await sequential(SAMPLES, () => timed(search(pageN), `search page ${PAGE}`));
 
-  // add-evaluation then add-results, each evaluator a worker with a session of its own. Each evaluator
-  // starts twice PER_EVALUATOR evaluations: half are completed at a human pace, half as fast as possible.
-  const started: number[][] = f.evaluators.map(() => []);
-  const cards = f.evaluators.map((_, worker) =>
-    Array.from({ length: 2 * PER_EVALUATOR }, (_, j) => {
-      const board = f.boards[(worker * 7 + j) % f.boards.length]!;
-      return { boardID: board.id, cardID: board.cardIds[j % board.cardIds.length]! };
-    }),
-  );
-  const addEvaluation = await load(f.evaluators.length, 2 * PER_EVALUATOR, async (worker, j) => {
-    const answer = await client.call(api.addEvaluation.path, cards[worker]![j], {
-      cookie: f.evaluators[worker]!.cookie,
-      idempotencyKey: randomUUID(),
-    });
-    expectOk(answer, 'add-evaluation');
-    started[worker]!.push((JSON.parse(answer.body.toString()) as { id: number }).id);
-    return answer.ms;
-  });
-  const addResults = async (worker: number, j: number) => {
-    const items = f.itemsOf.get(cards[worker]![j]!.cardID)!;
-    const results = items.map(({ id, position }) => {
-      if (position >= 1 && position <= 7) return { item_id: id, pass: (worker + j + position) % 23 !== 0 };
-      if (position === 8) return { item_id: id, text_result: `Checked by worker ${worker}` };
-      if (position === 9) return { item_id: id, numeric_result: worker + j / 10 };
-      return { item_id: id };
-    });
-    const answer = await client.call(
-      api.addResults.path,
-      { evalID: started[worker]![j], results },
-      { cookie: f.evaluators[worker]!.cookie, idempotencyKey: randomUUID() },
-    );
-    expectOk(answer, 'add-results');
-    return answer.ms;
-  };
-  // Evaluators at work: each submits, then thinks for a random 0-2 x THINK_MS (a card takes a person
-  // a minute or more; the default second is far faster than anyone evaluates).
-  const addResultsPaced = await load(f.evaluators.length, PER_EVALUATOR, async (worker, j) => {
-    await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 * THINK_MS));
-    return addResults(worker, j);
-  });
-  // Saturation: every evaluator submits again the moment the last answer arrives.
-  const addResultsClosed = await load(f.evaluators.length, PER_EVALUATOR, (worker, j) =>
-    addResults(worker, PER_EVALUATOR + j),
-  );
+  const { addEvaluation, paced: addResultsPaced, closed } = await addResultsUnderLoad(client, f, true);
+  const addResultsClosed = closed!;
 
   // Per-request overhead: get-boards through the app against bare Fastify and the driver, A B A B.
   const bare = await startBare(databaseUrl, f.orgId);
@@ -688,4 +713,261 @@ async function main() {
   say(table(all));
 }
 
-await main();
+/*
+ * Scale shape (issue 15, decision 0625; BENCH_SCALE_SHAPE=1, `npm run bench:scale`): per database, seed
+ * BENCH_SCALE_FROM evaluations, measure the board view, search, add-results and get-report calls, grow the
+ * same database to BENCH_SCALE_TO (bench/seed.ts `grow`: more evaluations over the same two years), measure
+ * again in a fresh server process, and print both p95s and their ratio (target: at most 1.5x).
+ */
+const SCALE_FROM = numberSetting('BENCH_SCALE_FROM', 100_000);
+const SCALE_TO = numberSetting('BENCH_SCALE_TO', 1_000_000);
+const SHAPE_TARGET = 1.5;
+const ZONE = process.env.BENCH_TIME_ZONE || 'Europe/London';
+
+interface ShapeFigures {
+  evaluations: number;
+  getEvaluations: Stats & { rows: number };
+  searchPage1: Stats;
+  searchPageN: Stats;
+  addResults: Stats;
+  reportDays: Stats;
+  reportItems: Stats;
+  load: [before: number, after: number];
+}
+
+const SHAPE_CALLS: [label: string, pick: (f: ShapeFigures) => Stats][] = [
+  ['get-evaluations (board view), boards in turn', (f) => f.getEvaluations],
+  ['search-evaluations, page 1 of 48', (f) => f.searchPage1],
+  ['search-evaluations, deep page of 48', (f) => f.searchPageN],
+  ['add-results, 10 items, evaluators at work', (f) => f.addResults],
+  ['get-report, TimeSeries by day, 730 days, all boards', (f) => f.reportDays],
+  ['get-report, one card’s items, 365 days, cards in turn', (f) => f.reportItems],
+];
+
+async function measureShape(databaseUrl: string, f: Fixture, evaluations: number): Promise<ShapeFigures> {
+  const loadBefore = os.loadavg()[0]!;
+  const server = await startServer(databaseUrl);
+  try {
+    const { client } = server;
+    const cookie = { cookie: f.ownerCookie };
+    const getEvaluations = (i: number) =>
+      client.call(
+        api.getEvaluations.path,
+        { boardID: f.boards[i % f.boards.length]!.id, startDateTime: iso(Date.now() - 31 * DAY) },
+        cookie,
+      );
+    const page1 = { isEditing: true, quantity: 48, maxDateTime: f.maxDateTime };
+    const pageN = { ...page1, ...f.page1000 };
+    const search = (body: object) => client.call(api.searchEvaluations.path, body, cookie);
+    const cardIds = f.boards.flatMap((b) => b.cardIds);
+    const report = (setting: object) => client.call(api.getReport.path, { setting, timeZone: ZONE }, cookie);
+    const days = graph({});
+    const items = (i: number) =>
+      graph({
+        card_id: cardIds[i % cardIds.length]!,
+        start_number: 365,
+        time_division: 'Custom Interval',
+        type: 'Bar',
+      });
+    const timed = async (answer: Promise<{ status: number; body: Buffer; ms: number }>, what: string) => {
+      const done = await answer;
+      expectOk(done, what);
+      return done.ms;
+    };
+
+    // Warm up: first compilations, caches.
+    for (let i = 0; i < 60; i++) {
+      expectOk(await getEvaluations(i), 'get-evaluations');
+      expectOk(await search(i % 2 ? page1 : pageN), 'search-evaluations');
+      expectOk(await report(i % 2 ? days : items(i)), 'get-report');
+    }
+    const deep = JSON.parse((await search(pageN)).body.toString()) as { evaluations: unknown[] };
+    if (deep.evaluations.length !== 48) throw new Error(`the deep page has ${deep.evaluations.length} rows`);
+    let rows = 0;
+    for (let i = 0; i < f.boards.length; i++)
+      rows += (JSON.parse((await getEvaluations(i)).body.toString()) as { evaluations: unknown[] })
+        .evaluations.length;
+    const getEvaluationsStats = await sequential(SAMPLES, (i) => timed(getEvaluations(i), 'get-evaluations'));
+    const searchPage1 = await sequential(SAMPLES, () => timed(search(page1), 'search page 1'));
+    const searchPageN = await sequential(SAMPLES, () => timed(search(pageN), 'search deep page'));
+    const reportDays = await sequential(SAMPLES, () => timed(report(days), 'get-report'));
+    const reportItems = await sequential(SAMPLES, (i) => timed(report(items(i)), 'get-report'));
+    const { paced } = await addResultsUnderLoad(client, f, false);
+    const figures: ShapeFigures = {
+      evaluations,
+      getEvaluations: { ...getEvaluationsStats, rows: Math.round(rows / f.boards.length) },
+      searchPage1,
+      searchPageN,
+      addResults: paced,
+      reportDays,
+      reportItems,
+      load: [loadBefore, os.loadavg()[0]!],
+    };
+    for (const [label, pick] of SHAPE_CALLS)
+      say(`  ${label}: p95 ${pick(figures).p95.toFixed(1)} ms (p50 ${pick(figures).p50.toFixed(1)} ms)`);
+    say(`  get-evaluations answers ${figures.getEvaluations.rows} evaluations a board on average`);
+    return figures;
+  } finally {
+    await server.stop();
+  }
+}
+
+/** A new, migrated database of its own for the scale shape, dropped afterwards unless BENCH_KEEP=1. */
+async function freshDatabase(
+  dialect: 'sqlite' | 'postgres',
+): Promise<{ databaseUrl: string; open(): Database; bulk(): Promise<Bulk>; drop(): Promise<void> }> {
+  if (dialect === 'sqlite') {
+    const file =
+      process.env.BENCH_SQLITE_FILE ||
+      path.join(os.tmpdir(), `checkboard-scale-${SCALE_FROM}-${SCALE_TO}.sqlite`);
+    const remove = () => {
+      for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+    };
+    remove();
+    return {
+      databaseUrl: `sqlite:${file}`,
+      open: () => openDatabase({ kind: 'sqlite', file }),
+      bulk: async () => sqliteBulk(file),
+      drop: async () => (process.env.BENCH_KEEP === '1' ? undefined : remove()),
+    };
+  }
+  const name = `checkboard_scale_${randomBytes(4).toString('hex')}`;
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  await adminQuery(`create database ${name}`);
+  return {
+    databaseUrl: url.toString(),
+    open: () => openDatabase({ kind: 'postgres', url: url.toString() }),
+    bulk: () => postgresBulk(url.toString()),
+    drop: async () => {
+      if (process.env.BENCH_KEEP !== '1') await adminQuery(`drop database if exists ${name} with (force)`);
+    },
+  };
+}
+
+async function scaleShapeOf(dialect: 'sqlite' | 'postgres'): Promise<[ShapeFigures, ShapeFigures]> {
+  const from: SeedPlan = {
+    ...plan,
+    evaluations: SCALE_FROM,
+    otherEvaluations: Math.round(SCALE_FROM / 5),
+    now: Date.now(),
+  };
+  const fresh = await freshDatabase(dialect);
+  try {
+    const database = fresh.open();
+    await migrateToLatest(database.db, dialect);
+    await database.close();
+    const analyse = async (bulk: Bulk) => {
+      const started = performance.now();
+      await bulk.run(dialect === 'postgres' ? 'vacuum analyze' : 'analyze');
+      if (dialect === 'sqlite') await bulk.run('pragma wal_checkpoint(truncate)');
+      say(`  ${dialect === 'postgres' ? 'vacuum analyze' : 'analyze'}: ${secondsSince(started)}`);
+    };
+    // The deep page is the same page number at both sizes, so that only the table's size changes.
+    const page = Math.max(2, Math.min(1000, Math.floor(SCALE_FROM / 48)));
+    const sizes = { page, exportEvaluations: Math.min(100_000, Math.floor(SCALE_FROM / 10)), now: from.now };
+
+    let started = performance.now();
+    say(
+      `  seeding ${SCALE_FROM.toLocaleString('en')} evaluations (+${from.otherEvaluations.toLocaleString('en')} in 20 other organisations)`,
+    );
+    let bulk = await fresh.bulk();
+    await seed(bulk, from, (line) => say(line));
+    await analyse(bulk);
+    await bulk.close();
+    say(`  seeded in ${secondsSince(started)}; measuring (deep page: ${page.toLocaleString('en')})`);
+    const before = await measureShape(fresh.databaseUrl, await fixture(fresh.databaseUrl, sizes), SCALE_FROM);
+
+    started = performance.now();
+    say(`  growing the same database to ${SCALE_TO.toLocaleString('en')} evaluations`);
+    bulk = await fresh.bulk();
+    const grown = await grow(
+      bulk,
+      from,
+      { evaluations: SCALE_TO, otherEvaluations: Math.round(SCALE_TO / 5) },
+      (line) => say(line),
+    );
+    await analyse(bulk);
+    await bulk.close();
+    say(
+      `  added ${grown.added.toLocaleString('en')} evaluations (${grown.results.toLocaleString('en')} results in all) in ${secondsSince(started)}; measuring`,
+    );
+    const after = await measureShape(fresh.databaseUrl, await fixture(fresh.databaseUrl, sizes), SCALE_TO);
+    return [before, after];
+  } finally {
+    await fresh.drop();
+  }
+}
+
+function shapeTable(all: { database: string; before: ShapeFigures; after: ShapeFigures }[]): string {
+  const ms = (v: number) => `${v.toFixed(1)} ms`;
+  const header = [
+    'call: p95 (p50)',
+    ...all.flatMap(({ database, before, after }) => [
+      `${database} at ${before.evaluations.toLocaleString('en')}`,
+      `${database} at ${after.evaluations.toLocaleString('en')}`,
+      `${database} ratio (≤ ${SHAPE_TARGET}x)`,
+    ]),
+  ];
+  const lines = [header, header.map(() => '---')];
+  for (const [label, pick] of SHAPE_CALLS)
+    lines.push([
+      label,
+      ...all.flatMap(({ before, after }) => {
+        const ratio = pick(after).p95 / pick(before).p95;
+        return [
+          `${ms(pick(before).p95)} (${ms(pick(before).p50)})`,
+          `${ms(pick(after).p95)} (${ms(pick(after).p50)})`,
+          `${ratio.toFixed(2)}x ${ratio <= SHAPE_TARGET ? 'met' : 'NOT MET'}`,
+        ];
+      }),
+    ]);
+  lines.push([
+    'get-evaluations: evaluations answered a board',
+    ...all.flatMap(({ before, after }) => [
+      String(before.getEvaluations.rows),
+      String(after.getEvaluations.rows),
+      `${(after.getEvaluations.rows / Math.max(1, before.getEvaluations.rows)).toFixed(2)}x`,
+    ]),
+  ]);
+  lines.push([
+    'load average (1 min) before / after',
+    ...all.flatMap(({ before, after }) => [
+      before.load.map((v) => v.toFixed(1)).join(' / '),
+      after.load.map((v) => v.toFixed(1)).join(' / '),
+      '',
+    ]),
+  ]);
+  return lines.map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+}
+
+async function scaleShape() {
+  mkdirSync(resultsDir, { recursive: true });
+  if (SCALE_TO <= SCALE_FROM) throw new Error('BENCH_SCALE_TO must be larger than BENCH_SCALE_FROM');
+  if (process.env.BENCH_TSX !== '1' && !serverEntry) serverEntry = compileServer();
+  say(
+    `Checkboard scale shape: ${SCALE_FROM.toLocaleString('en')} then ${SCALE_TO.toLocaleString('en')} evaluations in the same database, ` +
+      `${SAMPLES} samples, ${CONCURRENCY} evaluators, on ${DATABASES.join(' and ')} (${os.cpus().length} CPUs, node ${process.version}, load average ${os
+        .loadavg()
+        .map((v) => v.toFixed(1))
+        .join(' ')})`,
+  );
+  const all: { database: string; before: ShapeFigures; after: ShapeFigures }[] = [];
+  for (const dialect of DATABASES) {
+    say(`\n# ${dialect}`);
+    const [before, after] = await scaleShapeOf(dialect);
+    all.push({ database: dialect, before, after });
+    say(shapeTable([all.at(-1)!]));
+  }
+  const stamp = new Date().toISOString().slice(0, 19).replaceAll(':', '-');
+  writeFileSync(
+    path.join(resultsDir, `scale-${SCALE_FROM}-${SCALE_TO}-${stamp}.json`),
+    JSON.stringify(all, null, 2),
+  );
+  say(
+    `\n## Scale shape: ${SCALE_FROM.toLocaleString('en')} → ${SCALE_TO.toLocaleString('en')} evaluations\n`,
+  );
+  say(shapeTable(all));
+}
+
+await (process.env.BENCH_SCALE_SHAPE === '1' ? scaleShape() : main());

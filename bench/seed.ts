@@ -166,7 +166,8 @@ interface OrgShape {
 
 const YEAR = 365 * 24 * 60 * 60_000;
 
-export async function seed(bulk: Bulk, plan: SeedPlan, log: (line: string) => void): Promise<Seeded> {
+/** The organisations, users, boards, cards and items of a plan: the same plan always gives the same ids. */
+function shapeOf(plan: SeedPlan) {
   const now = plan.now;
   let userId = 0;
   let boardId = 0;
@@ -231,6 +232,11 @@ export async function seed(bulk: Bulk, plan: SeedPlan, log: (line: string) => vo
     orgs.push(org);
   }
 
+  return { orgs, orgRows, userRows, boardRows, cardRows, boardCardRows, itemRows };
+}
+
+export async function seed(bulk: Bulk, plan: SeedPlan, log: (line: string) => void): Promise<Seeded> {
+  const { orgs, orgRows, userRows, boardRows, cardRows, boardCardRows, itemRows } = shapeOf(plan);
   const t = 'text' as const;
   const big = 'bigint' as const;
   const int = 'integer' as const;
@@ -319,18 +325,85 @@ export async function seed(bulk: Bulk, plan: SeedPlan, log: (line: string) => vo
     `  ${orgs.length} organisations, ${userRows.length} users, ${boardRows.length} boards, ${cardRows.length} cards, ${itemRows.length} items`,
   );
 
-  // Evaluations: each organisation's spread evenly over two years, merged by time so ids follow time.
+  const total = await insertEvaluations(bulk, plan, orgs, {
+    main: plan.evaluations,
+    other: plan.otherEvaluations,
+    firstId: 1,
+    phase: 0,
+    log,
+  });
+  await fillResultsAndCounts(bulk, 1, total, log);
+  const [counted] = await bulk.rows<{ n: number }>('select count(*) as n from results');
+  const main = orgs[0]!;
+  return {
+    mainOrgId: main.id,
+    ownerId: main.userIds[0]!,
+    evaluatorIds: main.evaluatorIds,
+    boardIds: main.boards.map((b) => b.id),
+    lastEvaluationId: total,
+    mainEvaluations: plan.evaluations,
+    results: Number(counted!.n),
+  };
+}
+
+/**
+ * Grows a database seeded with `plan` (by `seed`, in this process or another) to `to` evaluations of the
+ * measured organisation and `otherTo` of the others, as the scale-shape benchmark asks (decision 0625):
+ * the added evaluations are spread over the same two years, between the ones already there (half a step
+ * later), on the same boards, cards and evaluators, with ids after the largest id in the table (which may
+ * include evaluations the benchmark's own calls added). Then their results, and evaluation_counts and
+ * evaluation_totals filled again from all evaluations, as the migrations fill them.
+ */
+export async function grow(
+  bulk: Bulk,
+  plan: SeedPlan,
+  to: { evaluations: number; otherEvaluations: number },
+  log: (line: string) => void,
+): Promise<{ added: number; results: number }> {
+  const { orgs } = shapeOf(plan);
+  const [last] = await bulk.rows<{ id: number | string | null }>('select max(id) as id from evaluations');
+  const firstId = Number(last?.id ?? 0) + 1;
+  const added = await insertEvaluations(bulk, plan, orgs, {
+    main: to.evaluations - plan.evaluations,
+    other: to.otherEvaluations - plan.otherEvaluations,
+    firstId,
+    phase: 0.5,
+    log,
+  });
+  await bulk.run('delete from evaluation_counts');
+  await bulk.run('delete from evaluation_totals');
+  await fillResultsAndCounts(bulk, firstId, firstId + added - 1, log);
+  const [counted] = await bulk.rows<{ n: number }>('select count(*) as n from results');
+  return { added, results: Number(counted!.n) };
+}
+
+/**
+ * Evaluations: each organisation's spread evenly over the two years before plan.now, merged by time so
+ * ids follow time; `phase` (0-1 of a step) places them between those of an earlier call. Returns how many.
+ */
+async function insertEvaluations(
+  bulk: Bulk,
+  plan: SeedPlan,
+  orgs: OrgShape[],
+  counts: { main: number; other: number; firstId: number; phase: number; log: (line: string) => void },
+): Promise<number> {
+  const { log } = counts;
+  const now = plan.now;
   const span = 2 * YEAR;
   const start = now - span - 60_000;
-  const perOther = plan.otherOrganisations ? Math.floor(plan.otherEvaluations / plan.otherOrganisations) : 0;
+  const perOther = plan.otherOrganisations ? Math.floor(counts.other / plan.otherOrganisations) : 0;
   const streams = orgs.map((org, o) => ({
     org,
-    count: o === 0 ? plan.evaluations : perOther,
+    count: o === 0 ? counts.main : perOther,
     next: 0,
-    rand: random(o + 1),
+    // Another sequence for each call, so that added evaluations do not repeat the first ones' choices.
+    rand: random(o + 1 + (counts.firstId - 1) * 7919),
   }));
+  const t = 'text' as const;
+  const big = 'bigint' as const;
+  const int = 'integer' as const;
   const timeOf = (stream: (typeof streams)[number]) =>
-    start + Math.floor((stream.next * span) / stream.count) + (stream.org.id % 997);
+    start + Math.floor(((stream.next + counts.phase) * span) / stream.count) + (stream.org.id % 997);
   const columns: Column[] = [
     ['id', big],
     ['org_id', big],
@@ -349,11 +422,11 @@ export async function seed(bulk: Bulk, plan: SeedPlan, log: (line: string) => vo
     ['completed_at', big],
   ];
   const total = streams.reduce((sum, s) => sum + s.count, 0);
-  let id = 0;
+  let n = 0;
   let batch: unknown[][] = [];
   const begun = Date.now();
   // A min-heap would be tidier; 21 streams are few enough to scan.
-  while (id < total) {
+  while (n < total) {
     let pick = -1;
     let best = Infinity;
     for (const [i, stream] of streams.entries()) {
@@ -372,7 +445,8 @@ export async function seed(bulk: Bulk, plan: SeedPlan, log: (line: string) => vo
     const card = board.cards[Math.floor(rand() * board.cards.length)]!;
     const user = org.evaluatorIds[Math.floor(rand() * org.evaluatorIds.length)]!;
     const email = org.emails.get(user)!;
-    id++;
+    n++;
+    const id = counts.firstId - 1 + n;
     batch.push([
       id,
       org.id,
@@ -390,28 +464,40 @@ export async function seed(bulk: Bulk, plan: SeedPlan, log: (line: string) => vo
       best - 45_000,
       best,
     ]);
-    if (batch.length === 20_000 || id === total) {
+    if (batch.length === 20_000 || n === total) {
       await bulk.insert('evaluations', columns, batch);
       batch = [];
-      if (id % 200_000 === 0 || id === total)
+      if (n % 200_000 === 0 || n === total)
         log(
-          `  evaluations ${id.toLocaleString('en')} / ${total.toLocaleString('en')} (${((Date.now() - begun) / 1000).toFixed(0)} s)`,
+          `  evaluations ${n.toLocaleString('en')} / ${total.toLocaleString('en')} (${((Date.now() - begun) / 1000).toFixed(0)} s)`,
         );
     }
   }
+  return total;
+}
 
+/**
+ * The results of evaluations firstId..lastId (one INSERT … SELECT per 50,000 evaluations), then
+ * evaluation_counts and evaluation_totals from every evaluation, as the migrations fill them for
+ * evaluations written before them (the tables must be empty).
+ */
+async function fillResultsAndCounts(
+  bulk: Bulk,
+  firstId: number,
+  lastId: number,
+  log: (line: string) => void,
+) {
   const resultsBegun = Date.now();
   const step = 50_000;
-  for (let from = 1; from <= total; from += step) {
-    await bulk.run(RESULTS_SQL, [from, Math.min(total, from + step - 1)]);
-    const done = Math.min(total, from + step - 1);
-    if (done % 200_000 === 0 || done === total)
+  for (let from = firstId; from <= lastId; from += step) {
+    await bulk.run(RESULTS_SQL, [from, Math.min(lastId, from + step - 1)]);
+    const done = Math.min(lastId, from + step - 1) - firstId + 1;
+    if (done % 200_000 === 0 || done === lastId - firstId + 1)
       log(
         `  results of ${done.toLocaleString('en')} evaluations (${((Date.now() - resultsBegun) / 1000).toFixed(0)} s)`,
       );
   }
 
-  // The analytics counts, as the migration fills them for evaluations written before it.
   const countsBegun = Date.now();
   for (const statement of [...BACKFILL_EVALUATION_COUNTS, ...BACKFILL_EVALUATION_TOTALS])
     await bulk.run(statement);
@@ -424,15 +510,4 @@ export async function seed(bulk: Bulk, plan: SeedPlan, log: (line: string) => vo
       );
     }
   }
-  const [counted] = await bulk.rows<{ n: number }>('select count(*) as n from results');
-  const main = orgs[0]!;
-  return {
-    mainOrgId: main.id,
-    ownerId: main.userIds[0]!,
-    evaluatorIds: main.evaluatorIds,
-    boardIds: main.boards.map((b) => b.id),
-    lastEvaluationId: total,
-    mainEvaluations: plan.evaluations,
-    results: Number(counted!.n),
-  };
 }
