@@ -300,6 +300,7 @@ async function main() {
 
     for (const { route, path: at } of routes) {
       const runs: Result[] = [];
+      let retries = 0;
       for (let run = 1; run <= RUNS; run++) {
         const result = await lighthouse(base + at, {
           port: browser.port,
@@ -318,6 +319,13 @@ async function main() {
         });
         if (!result) throw new Error(`${route}: Lighthouse gave no result`);
         const lhr = result.lhr;
+        // Lighthouse asks for a new run when its trace failed (NO_NAVSTART...): up to 3 such runs a route.
+        if (lhr.runtimeError && retries < 3) {
+          retries++;
+          say(`  ${route}, run ${run}: ${lhr.runtimeError.code}, run again`);
+          run--;
+          continue;
+        }
         if (lhr.runtimeError)
           throw new Error(`${route}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
         // A page that sent the browser elsewhere (a sign-in) was not the page measured.
