@@ -224,6 +224,26 @@ test('a viewer sees Recent Results and no Evaluate button, and opens an evaluati
   await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
 });
 
+test('the board view asks for its results beside its cards, not after them, and once', async ({ page }) => {
+  const s = seed();
+  const team = await s.team();
+  const card = await s.card(team.org, { name: `Boiler ${suffix()}` });
+  const board = await s.board(team.org, { name: `Plant Room ${suffix()}`, cardIds: [card.id] });
+  await evaluate(team, board, card, team.evaluator, Date.now() - 5 * MINUTE);
+  const events: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/api/get-evaluations')) events.push('evaluations asked');
+  });
+  page.on('response', (response) => {
+    if (response.url().includes('/api/get-cards-by-board-id')) events.push('cards answered');
+  });
+  await signInAs(page, team.viewer.cookie);
+  await page.goto(boardPath(team, board.name));
+  await expect(page.getByTestId('square')).toHaveCount(1);
+  // One round trip less before the board draws (issue 15), and the results not fetched twice.
+  expect(events).toEqual(['evaluations asked', 'cards answered']);
+});
+
 test.describe('in a time zone ahead of the server', () => {
   const zone = 'Pacific/Auckland';
   test.use({ timezoneId: zone });

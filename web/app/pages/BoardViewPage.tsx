@@ -14,6 +14,7 @@ import { messageOf } from '../../lib/api.ts';
 import { paths } from '../../lib/paths.ts';
 import { BoardQrCode } from '../../features/anonymous/BoardQrCode.tsx';
 import { BoardResults } from '../../features/evaluations/BoardResults.tsx';
+import { usePrefetchBoardEvaluations } from '../../features/evaluations/api.ts';
 import { useRights } from '../../shared/permissions.ts';
 import { GiveFeedbackModal } from '../../features/evaluations/feedback/GiveFeedbackModal.tsx';
 import { useBoardCards, useBoards } from '../../shared/api/boards.ts';
@@ -36,6 +37,7 @@ const byName = (a: { name: string }, b: { name: string }) =>
 function BoardView({ org, board }: { org: string; board: Board }) {
   const rights = useRights();
   const cards = useBoardCards(board.id);
+  usePrefetchBoardEvaluations(board.id);
   const [feedbackOpen, setFeedbackOpen] = useState(false);
   // The QR panel sits under the results on a phone: drawn before them, it would be pushed a screen down.
   const [resultsSettled, setResultsSettled] = useState(false);
