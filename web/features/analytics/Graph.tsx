@@ -246,6 +246,37 @@ const Chart = memo(function Chart({
   );
 });
 
+/** A graph's place while its figures come. */
+function GraphLoading({ title, height }: { title: string; height: number }) {
+  return (
+    <Stack gap={6} role="status" aria-label={`Loading ${title}`} data-testid="graph-loading">
+      <Skeleton height={height} />
+    </Stack>
+  );
+}
+
+/** A graph whose figures could not be read: the message, and Try again. */
+function GraphFailed({
+  message,
+  height,
+  query,
+}: {
+  message: string;
+  height: number;
+  query: { isFetching: boolean; refetch: () => Promise<unknown> };
+}) {
+  return (
+    <Stack gap="xs" h={height} justify="center">
+      <ErrorText message={message} />
+      <Group>
+        <Button variant="default" size="xs" loading={query.isFetching} onClick={() => void query.refetch()}>
+          Try again
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
 /** The figures of a graph, or why there are none. */
 export function GraphBody({
   setting,
@@ -259,28 +290,9 @@ export function GraphBody({
   /** The graph's get-report query (its card uses the same one for the CSV download). */
   report: ReturnType<typeof useReport>;
 }) {
-  if (report.isPending)
-    return (
-      <Stack gap={6} role="status" aria-label={`Loading ${title}`} data-testid="graph-loading">
-        <Skeleton height={height} />
-      </Stack>
-    );
+  if (report.isPending) return <GraphLoading title={title} height={height} />;
   if (report.isError)
-    return (
-      <Stack gap="xs" h={height} justify="center">
-        <ErrorText message={messageOf(report.error, api.getReport)} />
-        <Group>
-          <Button
-            variant="default"
-            size="xs"
-            loading={report.isFetching}
-            onClick={() => void report.refetch()}
-          >
-            Try again
-          </Button>
-        </Group>
-      </Stack>
-    );
+    return <GraphFailed message={messageOf(report.error, api.getReport)} height={height} query={report} />;
   const figures = report.data.report;
   if (isEmpty(figures))
     return (
@@ -425,27 +437,14 @@ export function ComplianceBody({
   /** The graph's get-schedule-compliance query (its card uses the same one for the CSV download). */
   compliance: ReturnType<typeof useComplianceReport>;
 }) {
-  if (compliance.isPending)
-    return (
-      <Stack gap={6} role="status" aria-label={`Loading ${title}`} data-testid="graph-loading">
-        <Skeleton height={height} />
-      </Stack>
-    );
+  if (compliance.isPending) return <GraphLoading title={title} height={height} />;
   if (compliance.isError)
     return (
-      <Stack gap="xs" h={height} justify="center">
-        <ErrorText message={messageOf(compliance.error, api.getScheduleCompliance)} />
-        <Group>
-          <Button
-            variant="default"
-            size="xs"
-            loading={compliance.isFetching}
-            onClick={() => void compliance.refetch()}
-          >
-            Try again
-          </Button>
-        </Group>
-      </Stack>
+      <GraphFailed
+        message={messageOf(compliance.error, api.getScheduleCompliance)}
+        height={height}
+        query={compliance}
+      />
     );
   const figures = compliance.data;
   if (figures.rows.length === 0)
