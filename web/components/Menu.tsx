@@ -3,7 +3,7 @@
  * of Mantine's Menu, Popover and the positioning library they bring (docs/decisions/0741). The list opens
  * below its button, aligned to its end; the roles are `menu`, `menuitem`, `menuitemcheckbox`, `separator`.
  *
- * Keys: Enter, Space or ArrowDown on the button open it at the first item, ArrowUp at the last; in the list,
+ * Keys: a click, Enter, Space or ArrowDown on the button open it at the first item, ArrowUp at the last; in the list,
  * the arrows move (looping), Home and End jump, a letter moves to the next item starting with it, Escape
  * closes it and gives the focus back to the button, Tab closes it. A click outside closes it.
  */
@@ -47,8 +47,8 @@ export function Menu({
   children: ReactNode;
 }) {
   const [opened, setOpened] = useState(false);
-  // Where the focus goes once the list is drawn: the first or last item, or the list itself (a click).
-  const [focusTo, setFocusTo] = useState<'first' | 'last' | 'list'>('list');
+  // Where the focus goes once the list is drawn: the first item, or the last (ArrowUp on the button).
+  const [focusTo, setFocusTo] = useState<'first' | 'last'>('first');
   const id = useId();
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -59,7 +59,7 @@ export function Menu({
     if (refocus) button.current?.focus();
   }, []);
 
-  const open = (to: 'first' | 'last' | 'list') => {
+  const open = (to: 'first' | 'last') => {
     setFocusTo(to);
     setOpened(true);
   };
@@ -67,8 +67,7 @@ export function Menu({
   useEffect(() => {
     if (!opened || !list.current) return;
     const items = [...list.current.querySelectorAll<HTMLElement>(ITEM)];
-    const target = focusTo === 'first' ? items[0] : focusTo === 'last' ? items.at(-1) : list.current;
-    target?.focus();
+    (focusTo === 'first' ? items[0] : items.at(-1))?.focus();
   }, [opened, focusTo]);
 
   useEffect(() => {
@@ -138,8 +137,8 @@ export function Menu({
             'aria-haspopup': 'menu',
             'aria-expanded': opened,
             'aria-controls': opened ? `${id}-menu` : undefined,
-            // A click from the keyboard (Enter, Space) has no pointer: it starts at the first item.
-            onClick: (event) => (opened ? close(false) : open(event.detail === 0 ? 'first' : 'list')),
+            // As Mantine's did, the list opens with its first item focused.
+            onClick: () => (opened ? close(false) : open('first')),
             onKeyDown: (event) => {
               if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
                 event.preventDefault();
