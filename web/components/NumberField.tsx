@@ -8,12 +8,7 @@
 import { TextInput, type TextInputProps } from '@mantine/core';
 import { useState } from 'react';
 import classes from './NumberField.module.css';
-
-const TYPING = /^-?\d*\.?\d*$/;
-
-function read(text: string): number | string {
-  return /\d/.test(text) && !text.endsWith('.') && Number.isFinite(Number(text)) ? Number(text) : text;
-}
+import { readNumber, stepNumber, typedNumber } from './numberText.ts';
 
 function Chevron({ up }: { up?: boolean }) {
   return (
@@ -42,17 +37,13 @@ export function NumberField({
 }) {
   const [text, setText] = useState(String(value));
   // A value set from outside (a reset, a kept draft) replaces the text unless it reads the same.
-  const shown = read(text) === value || (text === '' && value === '') ? text : String(value);
+  const shown = readNumber(text) === value || (text === '' && value === '') ? text : String(value);
 
   const change = (next: string) => {
     setText(next);
-    onChange(read(next));
+    onChange(readNumber(next));
   };
-  const step = (by: number) => {
-    const current = typeof read(shown) === 'number' ? Number(shown) : 0;
-    const decimals = shown.split('.')[1]?.length ?? 0;
-    change((current + by).toFixed(decimals));
-  };
+  const step = (by: number) => change(stepNumber(shown, by));
 
   return (
     <TextInput
@@ -61,8 +52,8 @@ export function NumberField({
       autoComplete="off"
       value={shown}
       onChange={(event) => {
-        const next = event.currentTarget.value.replace(',', '.');
-        if (TYPING.test(next)) change(next);
+        const next = typedNumber(event.currentTarget.value);
+        if (next !== null) change(next);
       }}
       onKeyDown={(event) => {
         if (event.key !== 'ArrowUp' && event.key !== 'ArrowDown') return;

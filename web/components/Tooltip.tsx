@@ -36,22 +36,23 @@ export function Tooltip({
   openDelay?: number;
   children: ReactElement<Handlers>;
 }) {
+  const [hovered, setHovered] = useState<HTMLElement | null>(null);
   const [target, setTarget] = useState<HTMLElement | null>(null);
   const [place, setPlace] = useState<{ top: number; left: number } | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const tip = useRef<HTMLDivElement>(null);
 
-  const show = (element: HTMLElement) => {
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => setTarget(element), openDelay);
-  };
   const hide = () => {
-    clearTimeout(timer.current);
+    setHovered(null);
     setTarget(null);
     setPlace(null);
   };
 
-  useEffect(() => () => clearTimeout(timer.current), []);
+  // Shown once the element has been hovered or focused for the delay.
+  useEffect(() => {
+    if (!hovered) return;
+    const timer = setTimeout(() => setTarget(hovered), openDelay);
+    return () => clearTimeout(timer);
+  }, [hovered, openDelay]);
 
   useEffect(() => {
     if (!target) return;
@@ -80,7 +81,7 @@ export function Tooltip({
   const trigger = cloneElement(children, {
     onMouseEnter: (event: MouseEvent<HTMLElement>) => {
       props.onMouseEnter?.(event);
-      show(event.currentTarget);
+      setHovered(event.currentTarget);
     },
     onMouseLeave: (event: MouseEvent<HTMLElement>) => {
       props.onMouseLeave?.(event);
@@ -88,7 +89,7 @@ export function Tooltip({
     },
     onFocus: (event: FocusEvent<HTMLElement>) => {
       props.onFocus?.(event);
-      show(event.currentTarget);
+      setHovered(event.currentTarget);
     },
     onBlur: (event: FocusEvent<HTMLElement>) => {
       props.onBlur?.(event);
