@@ -1,7 +1,7 @@
 /** The drop-down menu of SPEC §2, each item under its role condition once the user's data is known. */
 import { Burger, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { roleOf, show } from '../../../common/roles.ts';
 import { signOut } from '../../features/accounts/signOut.ts';
 import { setEditMode, useEditMode } from '../../lib/editMode.ts';
