@@ -513,24 +513,57 @@ export async function getEvaluation(db: Db, caller: Caller, evalId: number): Pro
 /** An IANA zone this server knows, or null (offsets like +05:30 are not zones). */
 function knownZone(name: string | undefined): string | null {
   if (name === undefined) return 'UTC';
+  if (KNOWN_ZONES.has(name)) return name;
   if (!ZONE_NAME.test(name)) return null;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: name });
-    return name;
   } catch {
     return null;
   }
+  // Making a formatter is what costs; a zone known once stays known (a few hundred names at most).
+  KNOWN_ZONES.add(name);
+  return name;
 }
 const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/;
+const KNOWN_ZONES = new Set<string>();
 
-/** The local calendar days in the zone from the one holding `from` to the one holding `to`, with their first instants. */
-function localDays(from: number, to: number, zone: string): { date: string; start: number }[] {
+export interface LocalDays {
+  /** The days, ascending, each with its date and its first instant. */
+  days: { date: string; start: number }[];
+  /** The first instant of the day after the last. */
+  end: number;
+}
+
+/**
+ * The local calendar days in the zone from the one holding `from` to the one holding `to`, with their first
+ * instants (@date-fns/tz, right across daylight-saving changes). Working them out costs about a millisecond,
+ * more than the rest of a quiet board's request, so the last few spans of each zone are kept: a span serves
+ * any later call whose `from` and `to` fall in its first and last days (the calendar does not change).
+ */
+export function localDays(from: number, to: number, zone: string): LocalDays {
+  const kept = RECENT_DAYS.get(zone) ?? [];
+  const hit = kept.find(
+    ({ days, end }) =>
+      days[0]!.start <= from &&
+      from < (days[1]?.start ?? end) &&
+      days[days.length - 1]!.start <= to &&
+      to < end,
+  );
+  if (hit) return hit;
   const days: { date: string; start: number }[] = [];
-  for (let day = startOfDay(new TZDate(from, zone)); day.getTime() <= to; day = addDays(day, 1)) {
+  let day = startOfDay(new TZDate(from, zone));
+  for (; day.getTime() <= to; day = addDays(day, 1)) {
     days.push({ date: format(day, 'yyyy-MM-dd'), start: day.getTime() });
   }
-  return days;
+  const span = { days, end: day.getTime() };
+  if (days.length) {
+    RECENT_DAYS.delete(zone);
+    RECENT_DAYS.set(zone, [span, ...kept.slice(0, 3)]);
+    if (RECENT_DAYS.size > 100) RECENT_DAYS.delete(RECENT_DAYS.keys().next().value!);
+  }
+  return span;
 }
+const RECENT_DAYS = new Map<string, LocalDays[]>();
 
 export interface BoardEvaluations {
   evaluations: Evaluation[];
@@ -603,7 +636,7 @@ export async function boardEvaluations(
   const board = await findCallersBoard(db, caller, input.boardId);
   const since = Math.max(input.since, now - EVALUATION_WINDOW_DAYS * DAY);
   // Through tomorrow, so that a row stamped a little ahead of this clock still gets its own day.
-  const days = localDays(since, Math.max(since, now) + DAY, zone);
+  const { days } = localDays(since, Math.max(since, now) + DAY, zone);
   const boardRows = () =>
     db
       .selectFrom('evaluations')
