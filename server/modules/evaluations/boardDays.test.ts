@@ -24,7 +24,8 @@ describeEachDatabase('get-evaluations: local days', (env) => {
   async function boardAt(now: number) {
     env.clock.set(now);
     const team = await buildTeam(env);
-    const cards = [await buildCard(env, team.org), await buildCard(env, team.org)];
+    const first = await buildCard(env, team.org);
+    const cards: [typeof first, typeof first] = [first, await buildCard(env, team.org)];
     const board = await buildBoard(env, team.org, { cardIds: cards.map((c) => c.id) });
     return { team, cards, board };
   }
@@ -89,7 +90,7 @@ describeEachDatabase('get-evaluations: local days', (env) => {
     const zone = 'Europe/Berlin';
     // Spring: 2026-03-29 runs from 23:00 UTC on the 28th to 22:00 UTC on the 29th (23 hours).
     const spring = await boardAt(Date.UTC(2026, 3, 10, 12));
-    const [card] = spring.cards as [{ id: number; name: string }];
+    const [card] = spring.cards;
     const springIds = await add(spring, [
       { card, at: Date.UTC(2026, 2, 28, 22, 59, 59, 999), pass: true }, // the 28th, last instant
       { card, at: Date.UTC(2026, 2, 28, 23), pass: false }, // the 29th, first instant
@@ -106,7 +107,7 @@ describeEachDatabase('get-evaluations: local days', (env) => {
 
     // Autumn: 2026-10-25 runs from 22:00 UTC on the 24th to 23:00 UTC on the 25th (25 hours).
     const autumn = await boardAt(Date.UTC(2026, 10, 5, 12));
-    const [other] = autumn.cards as [{ id: number; name: string }];
+    const [other] = autumn.cards;
     const autumnIds = await add(autumn, [
       { card: other, at: Date.UTC(2026, 9, 24, 21, 59, 59, 999), pass: false }, // the 24th
       { card: other, at: Date.UTC(2026, 9, 24, 22), pass: true }, // the 25th, first instant
@@ -124,7 +125,7 @@ describeEachDatabase('get-evaluations: local days', (env) => {
 
   it('cuts days half and three quarters of an hour off UTC (Asia/Kolkata, Asia/Kathmandu)', async () => {
     const b = await boardAt(Date.UTC(2026, 4, 20, 12));
-    const [card] = b.cards as [{ id: number; name: string }];
+    const [card] = b.cards;
     // Kolkata's 2026-05-10 starts at 18:30 UTC on the 9th; Kathmandu's at 18:15 UTC.
     const ids = await add(b, [
       { card, at: Date.UTC(2026, 4, 9, 18, 14, 59, 999), pass: true },
@@ -151,7 +152,7 @@ describeEachDatabase('get-evaluations: local days', (env) => {
   it('lists a day of exactly 3 whole, and of a day of 4 the last 3 (ties by id) with its totals', async () => {
     const now = Date.UTC(2026, 6, 15, 12);
     const b = await boardAt(now);
-    const [first, second] = b.cards as [{ id: number; name: string }, { id: number; name: string }];
+    const [first, second] = b.cards;
     const three = await add(b, [
       { card: first, at: Date.UTC(2026, 6, 10, 8), pass: false },
       { card: first, at: Date.UTC(2026, 6, 10, 9), pass: true },
