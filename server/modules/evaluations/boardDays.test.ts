@@ -203,6 +203,9 @@ describe('localDays', () => {
     const earlier = localDays(from - 14 * HOUR, to, zone);
     expect(earlier.days[0]!.date).toBe('2026-03-19');
     expect(earlier.days.slice(1)).toEqual(span.days);
+    const shorter = localDays(from + 24 * HOUR, to, zone);
+    expect(shorter.days[0]!.date).toBe('2026-03-21');
+    expect(shorter.days).toEqual(span.days.slice(1));
     // Another zone never shares a span.
     expect(localDays(from, to, 'Europe/London').days[0]!.start).toBe(Date.UTC(2026, 2, 20));
   });
