@@ -61,6 +61,20 @@ export const evaluationColumns = [
   'evaluations.completed_on_device',
 ] as const;
 
+/** What the board view reads of a row (its board is known; a member's own rows are told by user_id). */
+const boardViewColumns = [
+  'evaluations.id',
+  'evaluations.card_id',
+  'evaluations.user_id',
+  'evaluations.user_name',
+  'evaluations.board_name',
+  'evaluations.card_name',
+  'evaluations.pass',
+  'evaluations.has_feedback',
+  'evaluations.completed_at',
+  'evaluations.completed_on_device',
+] as const;
+
 export interface EvaluationRow {
   id: number;
   board_id: number;
@@ -637,10 +651,14 @@ export async function boardEvaluations(
   const since = Math.max(input.since, now - EVALUATION_WINDOW_DAYS * DAY);
   // Through tomorrow, so that a row stamped a little ahead of this clock still gets its own day.
   const { days } = localDays(since, Math.max(since, now) + DAY, zone);
+  // Every row is this board's, and a member's own are told by user_id alone (isOwn): a member's view reads 10
+  // of the 13 columns, a fifth less of the statement's time (decision 0626); an anonymous key's reads all.
+  const anonymous = caller.who.userId === null;
   const boardRows = () =>
     db
       .selectFrom('evaluations')
-      .select(evaluationColumns)
+      .select(boardViewColumns)
+      .$if(anonymous, (qb) => qb.select(['evaluations.anon_key_id', 'evaluations.started_at']))
       .where('evaluations.org_id', '=', caller.orgId)
       .where('evaluations.board_id', '=', board.id);
   // The window's rows newest first, straight from the board's index (decision 0626): ranking and counting
@@ -655,7 +673,7 @@ export async function boardEvaluations(
   const cards = await liveCardsOfBoard(db, { orgId: caller.orgId, boardId: board.id });
   const short = cards.map((c) => c.id).filter((id) => (perCard.get(id) ?? 0) < LAST_EVALUATIONS_COUNT);
 
-  let older: EvaluationRow[] = [];
+  let older: typeof window = [];
   if (short.length) {
     // One statement for all those cards: each part reads its card's newest rows from the index.
     const lastOf = (cardId: number) =>
@@ -676,7 +694,9 @@ export async function boardEvaluations(
     older.sort((a, b) => a.completed_at! - b.completed_at! || a.id - b.id);
   }
   return {
-    evaluations: [...older, ...listed].map((row) => presentEvaluation(caller, row)),
+    evaluations: [...older, ...listed].map((row) =>
+      presentEvaluation(caller, { board_id: board.id, anon_key_id: null, started_at: 0, ...row }),
+    ),
     moreDays,
   };
 }
