@@ -7,8 +7,8 @@ import { TZDate } from '@date-fns/tz';
 import { format } from 'date-fns';
 import { describe, expect, it } from 'vitest';
 import { nameKey } from '../../../common/validation.ts';
-import { localDays } from '../shared/evaluations.ts';
-import { buildBoard, buildCard, buildTeam } from '../../test/factories.ts';
+import { boardEvaluations, localDays } from '../shared/evaluations.ts';
+import { buildAnonymousKey, buildBoard, buildCard, buildTeam } from '../../test/factories.ts';
 import { call, describeEachDatabase } from '../../test/harness.ts';
 
 const DAY = 24 * 60 * 60_000;
@@ -32,19 +32,19 @@ describeEachDatabase('get-evaluations: local days', (env) => {
   type Board = Awaited<ReturnType<typeof boardAt>>;
 
   /** Completed evaluations stored as the services store them; their ids in the order given. */
-  async function add(b: Board, rows: Row[]): Promise<number[]> {
+  async function add(b: Board, rows: (Row & { anonKeyId?: number })[]): Promise<number[]> {
     const user = b.team.evaluator;
     const ids: number[] = [];
-    for (const { card, at, pass } of rows) {
+    for (const { card, at, pass, anonKeyId } of rows) {
       const row = await env.db
         .insertInto('evaluations')
         .values({
           org_id: b.team.org.id,
           board_id: b.board.id,
           card_id: card.id,
-          user_id: user.id,
-          anon_key_id: null,
-          user_name: user.email,
+          user_id: anonKeyId ? null : user.id,
+          anon_key_id: anonKeyId ?? null,
+          user_name: anonKeyId ? 'Anonymous' : user.email,
           board_name: b.board.name,
           card_name: card.name,
           user_name_key: nameKey(user.email),
@@ -178,6 +178,39 @@ describeEachDatabase('get-evaluations: local days', (env) => {
     expect(view.more).toEqual([{ cardID: first.id, date: '2026-07-11', pass: 2, fail: 2 }]);
     // Oldest first, the last 3 of each card at the end of its own.
     expect(view.listed.map((e) => e.ID)).toEqual([...three, ...others, four[0], four[2], four[3]]);
+  });
+
+  it('tells an anonymous key its own evaluations by key and start, as every other call does', async () => {
+    const now = Date.UTC(2026, 8, 1, 12);
+    const b = await boardAt(now);
+    const [card] = b.cards;
+    const key = await buildAnonymousKey(env, b.team.org, b.board.id);
+    const other = await buildAnonymousKey(env, b.team.org, b.board.id, 2);
+    const ids = await add(b, [
+      { card, at: now - 26 * HOUR, pass: true, anonKeyId: key.id }, // started too long ago
+      { card, at: now - 2 * HOUR, pass: true, anonKeyId: key.id },
+      { card, at: now - HOUR, pass: false, anonKeyId: other.id },
+      { card, at: now - HOUR / 2, pass: true },
+    ]);
+    const anonymous = {
+      orgId: b.team.org.id,
+      who: { userId: null, userName: 'Anonymous', anonKeyId: key.id },
+      managesAll: false,
+      boardId: b.board.id,
+      ownSince: now - 12 * HOUR + 1,
+    };
+    const answer = await boardEvaluations(
+      env.db,
+      anonymous,
+      { boardId: b.board.id, since: now - 31 * DAY, timeZone: 'UTC' },
+      now,
+    );
+    expect(answer.evaluations.map((e) => [e.ID, e.isUsers, e.boardID, e.userName])).toEqual([
+      [ids[0], false, b.board.id, 'Anonymous'],
+      [ids[1], true, b.board.id, 'Anonymous'],
+      [ids[2], false, b.board.id, 'Anonymous'],
+      [ids[3], false, b.board.id, b.team.evaluator.email],
+    ]);
   });
 });
 
