@@ -195,9 +195,6 @@ export interface SignedPiece {
   sign: 1 | -1;
 }
 
-/** The rows at most that a list of pieces reads: one per slot. */
-const rowsOf = (pieces: SignedPiece[]) => pieces.reduce((n, p) => n + p.hi - p.lo, 0);
-
 /** The oriented range from x to y (quarter-hours, multiples of the unit): +[x, y), or -[y, x) when y < x. */
 function oriented(x: number, y: number, unit: number): SignedPiece[] {
   const size = ITEM_UNITS[unit]!;
@@ -207,19 +204,31 @@ function oriented(x: number, y: number, unit: number): SignedPiece[] {
     : [{ unit, lo: y / size, hi: x / size, sign: -1 }];
 }
 
+/** `to` rounded down and up to the unit (one value when it is a multiple). */
+function roundings(to: number, unit: number): number[] {
+  const size = ITEM_UNITS[unit]!;
+  const down = Math.floor(to / size) * size;
+  return down === to ? [down] : [down, down + size];
+}
+
 /**
- * From `from` (a multiple of unit + 1's size) to `to`, oriented, in units up to `unit`: to `to` rounded down
- * or up at this unit, then on from there in finer units, whichever reads fewer rows.
+ * The rows at most (one per slot) that the way from `from` (a multiple of unit + 1's size) to `to` reads in
+ * units up to `unit`: to `to` rounded down or up at this unit, then on from there in finer units.
  */
+function edgeRows(from: number, to: number, unit: number): number {
+  if (unit === 0) return Math.abs(to - from);
+  let best = Infinity;
+  for (const q of roundings(to, unit))
+    best = Math.min(best, Math.abs(q - from) / ITEM_UNITS[unit]! + edgeRows(q, to, unit - 1));
+  return best;
+}
+
+/** That way's pieces, oriented: what edgeRows counted. */
 function edge(from: number, to: number, unit: number): SignedPiece[] {
   if (unit === 0) return oriented(from, to, 0);
-  const size = ITEM_UNITS[unit]!;
-  let best: SignedPiece[] | null = null;
-  for (const q of new Set([Math.floor(to / size) * size, Math.ceil(to / size) * size])) {
-    const pieces = [...oriented(from, q, unit), ...edge(q, to, unit - 1)];
-    if (!best || rowsOf(pieces) < rowsOf(best)) best = pieces;
-  }
-  return best!;
+  const rows = (q: number) => Math.abs(q - from) / ITEM_UNITS[unit]! + edgeRows(q, to, unit - 1);
+  const q = roundings(to, unit).reduce((best, q) => (rows(q) < rows(best) ? q : best));
+  return [...oriented(from, q, unit), ...edge(q, to, unit - 1)];
 }
 
 const negate = (pieces: SignedPiece[]) => pieces.map((p) => ({ ...p, sign: -p.sign as 1 | -1 }));
@@ -227,27 +236,27 @@ const negate = (pieces: SignedPiece[]) => pieces.map((p) => ({ ...p, sign: -p.si
 /**
  * [qlo, qhi) in quarter-hours as signed ranges of item_totals' units (decision 0627): one range of the
  * coarsest unit that pays, its ends rounded down or up and corrected in finer units, added or taken
- * away; of every choice, the one that reads fewest rows. A London summer day (23:00 to 23:00 UTC) is its
- * UTC day, less its last hour, plus the hour before it (3 rows, not 24); a year about 46 eight-day blocks
- * and a few days, hours and quarter-hours at each end, however many evaluations it holds.
+ * away; of every choice, the one that reads fewest rows at most. A London summer day (23:00 to 23:00 UTC)
+ * is its UTC day, less its last hour, plus the hour before it (3 rows, not 24); a year about 46 eight-day
+ * blocks and a few days, hours and quarter-hours at each end, however many evaluations it holds.
  */
 export function itemPiecesOf(qlo: number, qhi: number): SignedPiece[] {
   if (qlo >= qhi) return [];
-  let best = oriented(qlo, qhi, 0);
+  let best = { rows: qhi - qlo, unit: 0, a: qlo, b: qhi };
   for (let unit = 1; unit < ITEM_UNITS.length; unit++) {
-    const size = ITEM_UNITS[unit]!;
-    for (const a of new Set([Math.floor(qlo / size) * size, Math.ceil(qlo / size) * size]))
-      for (const b of new Set([Math.floor(qhi / size) * size, Math.ceil(qhi / size) * size])) {
+    for (const a of roundings(qlo, unit))
+      for (const b of roundings(qhi, unit)) {
         if (a >= b) continue;
-        const pieces = [
-          ...negate(edge(a, qlo, unit - 1)),
-          ...oriented(a, b, unit),
-          ...edge(b, qhi, unit - 1),
-        ];
-        if (rowsOf(pieces) < rowsOf(best)) best = pieces;
+        const rows = edgeRows(a, qlo, unit - 1) + (b - a) / ITEM_UNITS[unit]! + edgeRows(b, qhi, unit - 1);
+        if (rows < best.rows) best = { rows, unit, a, b };
       }
   }
-  return best;
+  if (best.unit === 0) return oriented(qlo, qhi, 0);
+  return [
+    ...negate(edge(best.a, qlo, best.unit - 1)),
+    ...oriented(best.a, best.b, best.unit),
+    ...edge(best.b, qhi, best.unit - 1),
+  ];
 }
 
 /**
