@@ -133,7 +133,12 @@ describeEachDatabase('item_totals', (env) => {
     return { team, card, board, second };
   }
 
-  const answers = (card: { itemIds: number[] }, guards: boolean, floor: boolean | 'na', operatorNa = false) => [
+  const answers = (
+    card: { itemIds: number[] },
+    guards: boolean,
+    floor: boolean | 'na',
+    operatorNa = false,
+  ) => [
     { item_id: card.itemIds[1]!, pass: guards },
     floor === 'na' ? { item_id: card.itemIds[2]!, na: true } : { item_id: card.itemIds[2]!, pass: floor },
     operatorNa ? { item_id: card.itemIds[3]!, na: true } : { item_id: card.itemIds[3]!, text_result: 'Sam' },
@@ -186,15 +191,25 @@ describeEachDatabase('item_totals', (env) => {
     expect(totals.stored.some((line) => line.includes(`/0/${offlineQuarter}/1:`))).toBe(true);
 
     // Anonymous completion (and below, deletion) with the board's key.
-    const key = await call(env, 'getAnonymousEvaluationKey', { boardID: board.id }, { cookie: team.viewer.cookie });
+    const key = await call(
+      env,
+      'getAnonymousEvaluationKey',
+      { boardID: board.id },
+      { cookie: team.viewer.cookie },
+    );
     expect(key.status).toBe(200);
     const fields = { orgName: team.org.name, boardID: board.id, anonKey: key.body.key };
     const anonStarted = await call(env, 'addEvaluationAnon', { ...fields, cardID: card.id });
     expect(anonStarted.status).toBe(200);
     const anonId: number = anonStarted.body.id;
     expect(
-      (await call(env, 'addResultsAnon', { ...fields, evalID: anonId, results: answers(card, false, false, true) }))
-        .status,
+      (
+        await call(env, 'addResultsAnon', {
+          ...fields,
+          evalID: anonId,
+          results: answers(card, false, false, true),
+        })
+      ).status,
     ).toBe(200);
     const before = (await expectExact(team.org.id)).stored;
 
@@ -206,9 +221,9 @@ describeEachDatabase('item_totals', (env) => {
       { cookie: team.admin.cookie },
     );
     expect(edit.status).toBe(200);
-    expect((await call(env, 'deleteCardItem', { id: card.itemIds[1]! }, { cookie: team.admin.cookie })).status).toBe(
-      200,
-    );
+    expect(
+      (await call(env, 'deleteCardItem', { id: card.itemIds[1]! }, { cookie: team.admin.cookie })).status,
+    ).toBe(200);
     totals = await expectExact(team.org.id);
     expect(totals.stored).toEqual(before);
 
@@ -244,13 +259,24 @@ describeEachDatabase('item_totals', (env) => {
     const { team, card, board, second } = await setup();
     const cookie = team.admin.cookie;
     const start = async (i: number) =>
-      (await call(env, 'addEvaluation', { boardID: i % 2 ? board.id : second.id, cardID: card.id }, { cookie }))
-        .body.id as number;
+      (
+        await call(
+          env,
+          'addEvaluation',
+          { boardID: i % 2 ? board.id : second.id, cardID: card.id },
+          { cookie },
+        )
+      ).body.id as number;
     const ids: number[] = [];
     for (let i = 0; i < 12; i++) ids.push(await start(i));
     const completions = await Promise.all(
       ids.map((evalID, i) =>
-        call(env, 'addResults', { evalID, results: answers(card, i % 3 !== 0, i % 2 ? 'na' : true) }, { cookie }),
+        call(
+          env,
+          'addResults',
+          { evalID, results: answers(card, i % 3 !== 0, i % 2 ? 'na' : true) },
+          { cookie },
+        ),
       ),
     );
     expect(completions.map((c) => c.status)).toEqual(ids.map(() => 200));
@@ -354,7 +380,11 @@ describeEachDatabase('item_totals', (env) => {
     }
     // Later the Floor check became a text item and Guards was deleted: their Pass/Fail answers still count.
     await env.db.updateTable('card_items').set({ type: 'text' }).where('id', '=', card.itemIds[2]!).execute();
-    await env.db.updateTable('card_items').set({ is_deleted: 1 }).where('id', '=', card.itemIds[1]!).execute();
+    await env.db
+      .updateTable('card_items')
+      .set({ is_deleted: 1 })
+      .where('id', '=', card.itemIds[1]!)
+      .execute();
     await expectExact(team.org.id);
 
     const results = await allResults(env, team.org.id);
@@ -398,7 +428,10 @@ describeEachDatabase('item_totals', (env) => {
           .filter((i) => !('card_item_id' in s) || Number(i.id) === s.card_item_id)
           .flatMap((i) => {
             const own = results.filter(
-              (r) => r.item_id === Number(i.id) && r.item_type === 'pass_fail' && inScope(r, boardId, lo, Infinity),
+              (r) =>
+                r.item_id === Number(i.id) &&
+                r.item_type === 'pass_fail' &&
+                inScope(r, boardId, lo, Infinity),
             );
             const has = own.length > 0;
             if (!((i.type === 'pass_fail' || has) && (i.is_deleted === 0 || has))) return [];

@@ -377,7 +377,12 @@ export async function completeEvaluation(
       .execute();
   }
   // Last, so the analytics totals' rows are locked only until the commit that follows.
-  await countItemResults(db, { orgId: caller.orgId, boardId: evaluation.board_id, completedAt: now }, rows, 1);
+  await countItemResults(
+    db,
+    { orgId: caller.orgId, boardId: evaluation.board_id, completedAt: now },
+    rows,
+    1,
+  );
   await countEvaluation(
     db,
     { orgId: caller.orgId, boardId: evaluation.board_id, cardId: evaluation.card_id, completedAt: now, pass },

@@ -28,7 +28,10 @@ export async function countItemResults(
 ): Promise<void> {
   const quarter = Math.floor(evaluation.completedAt / SLOT_MS);
   // One entry per (item, kind): an evaluation answers an item once, but a statement may not touch a row twice.
-  const byItem = new Map<string, { item: number; kind: number; p: number; f: number; n: number; a: number }>();
+  const byItem = new Map<
+    string,
+    { item: number; kind: number; p: number; f: number; n: number; a: number }
+  >();
   for (const r of results) {
     const kind = r.item_type === 'pass_fail' ? 1 : 0;
     const p = r.na === 0 && r.pass === 1 ? 1 : 0;
