@@ -12,8 +12,8 @@ export const ITEM_UNITS = [1, 4, 96, 768] as const;
 /**
  * Fills item_totals from the results of completed evaluations (the table must be empty): each item's
  * answers per board and quarter-hour from the results, once; then all boards (board_id 0) from those rows;
- * then the hours, days and eight-day blocks from the quarter-hours. Plain SQL, so the benchmark's bulk seed
- * runs it too. `kind` is 1 for results of a Pass/Fail item (every one counted, `answers`), 0 for results of
+ * then the hours from the quarter-hours, the days from the hours and the eight-day blocks from the days.
+ * Plain SQL, so the benchmark's bulk seed runs it too. `kind` is 1 for results of a Pass/Fail item (every one counted, `answers`), 0 for results of
  * other items, kept only when they count something (an N/A).
  */
 export const BACKFILL_ITEM_TOTALS = [
@@ -36,14 +36,15 @@ export const BACKFILL_ITEM_TOTALS = [
   from item_totals
   where unit = 0 and board_id <> 0
   group by org_id, item_id, slot, kind`,
+  // Each unit from the one below it (the fewer rows to read), which it divides.
   ...ITEM_UNITS.slice(1).map(
     (size, i) => `
   insert into item_totals (org_id, board_id, item_id, unit, slot, kind, passed, failed, na, answers)
-  select org_id, board_id, item_id, ${i + 1}, slot / ${size}, kind,
+  select org_id, board_id, item_id, ${i + 1}, slot / ${size / ITEM_UNITS[i]!}, kind,
     sum(passed), sum(failed), sum(na), sum(answers)
   from item_totals
-  where unit = 0
-  group by org_id, board_id, item_id, slot / ${size}, kind`,
+  where unit = ${i}
+  group by org_id, board_id, item_id, slot / ${size / ITEM_UNITS[i]!}, kind`,
   ),
 ];
 
