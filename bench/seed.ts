@@ -505,6 +505,8 @@ async function fillResultsAndCounts(
     await bulk.run(statement);
   log(`  evaluation_counts and evaluation_totals (${((Date.now() - countsBegun) / 1000).toFixed(0)} s)`);
   const itemsBegun = Date.now();
+  // PostgreSQL plans the join of the new results to their evaluations well only once it has their statistics.
+  if (bulk.dialect === 'postgres') await bulk.run('analyze results, evaluations');
   for (const statement of BACKFILL_ITEM_TOTALS) await bulk.run(statement);
   log(`  item_totals (${((Date.now() - itemsBegun) / 1000).toFixed(0)} s)`);
 

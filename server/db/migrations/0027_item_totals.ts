@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { ref, type DialectName, type UntypedDb } from '../dialect.ts';
+import type { DialectName, UntypedDb } from '../dialect.ts';
 import { SLOT_MS } from './0005_analytics.ts';
 
 /**
@@ -29,13 +29,15 @@ export const BACKFILL_ITEM_TOTALS = [
   where e.completed_at is not null
     and (r.item_type = 'pass_fail' or r.na = 1 or r.pass is not null)
   group by r.org_id, e.board_id, r.item_id, e.completed_at / ${SLOT_MS},
-    case when r.item_type = 'pass_fail' then 1 else 0 end`,
+    case when r.item_type = 'pass_fail' then 1 else 0 end
+  order by 1, 2, 3, 5, 6`,
   `
   insert into item_totals (org_id, board_id, item_id, unit, slot, kind, passed, failed, na, answers)
   select org_id, 0, item_id, 0, slot, kind, sum(passed), sum(failed), sum(na), sum(answers)
   from item_totals
   where unit = 0 and board_id <> 0
-  group by org_id, item_id, slot, kind`,
+  group by org_id, item_id, slot, kind
+  order by 1, 3, 5, 6`,
   // Each unit from the one below it (the fewer rows to read), which it divides.
   ...ITEM_UNITS.slice(1).map(
     (size, i) => `
@@ -44,7 +46,8 @@ export const BACKFILL_ITEM_TOTALS = [
     sum(passed), sum(failed), sum(na), sum(answers)
   from item_totals
   where unit = ${i}
-  group by org_id, board_id, item_id, slot / ${size / ITEM_UNITS[i]!}, kind`,
+  group by org_id, board_id, item_id, slot / ${size / ITEM_UNITS[i]!}, kind
+  order by 1, 2, 3, 5, 6`,
   ),
 ];
 
@@ -52,15 +55,18 @@ export const BACKFILL_ITEM_TOTALS = [
  * item_totals (issue 15, docs/decisions/0627): each item's answers (passed, failed, N/A, and how many
  * results) per board (board_id 0: every board) and unit of time, kept in the transactions that complete
  * and delete evaluations, so one card's items over a year read a bounded number of rows whatever the
- * number of evaluations. Primary key (org_id, board_id, item_id, unit, slot, kind): an item's range of
- * time is a range of it (SQLite: WITHOUT ROWID, so the range is the data).
+ * number of evaluations. Primary key (org_id, unit, board_id, item_id, slot, kind): an item's range of
+ * time at one unit is a range of it (SQLite: WITHOUT ROWID, so the range is the data), and the backfill,
+ * unit after unit in key order, appends.
  */
 export function itemTotals(dialect: DialectName) {
   return {
     async up(db: UntypedDb) {
       await db.schema
         .createTable('item_totals')
-        .addColumn('org_id', 'bigint', (c) => ref('organizations')(c).notNull())
+        // No foreign key: the rows are derived from results (which have theirs), and a check per row would
+        // cost every completion ~60 checks and the backfill most of its time on PostgreSQL.
+        .addColumn('org_id', 'bigint', (c) => c.notNull())
         .addColumn('board_id', 'bigint', (c) => c.notNull())
         .addColumn('item_id', 'bigint', (c) => c.notNull())
         .addColumn('unit', 'integer', (c) => c.notNull())
@@ -70,7 +76,7 @@ export function itemTotals(dialect: DialectName) {
         .addColumn('failed', 'integer', (c) => c.notNull())
         .addColumn('na', 'integer', (c) => c.notNull())
         .addColumn('answers', 'integer', (c) => c.notNull())
-        .addPrimaryKeyConstraint('item_totals_pk', ['org_id', 'board_id', 'item_id', 'unit', 'slot', 'kind'])
+        .addPrimaryKeyConstraint('item_totals_pk', ['org_id', 'unit', 'board_id', 'item_id', 'slot', 'kind'])
         .$call((t) => (dialect === 'sqlite' ? t.modifyEnd(sql`without rowid`) : t))
         .execute();
       for (const statement of BACKFILL_ITEM_TOTALS) await sql.raw(statement).execute(db);

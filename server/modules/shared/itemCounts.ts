@@ -17,8 +17,8 @@ export interface CountedResult {
 
 /**
  * Adds (delta 1) or removes (delta -1) one completed evaluation's results: for each item, its board's and
- * every board's row at each unit of time. The rows are written in one statement in key order (every board's
- * first, then the board's; by item, unit), so concurrent writers on PostgreSQL lock them in one order.
+ * every board's row at each unit of time. The rows are written in one statement in key order (by unit, then
+ * every board's before the board's, by item), so concurrent writers on PostgreSQL lock them in one order.
  */
 export async function countItemResults(
   db: Db,
@@ -49,9 +49,9 @@ export async function countItemResults(
   }
   if (!byItem.size) return;
   const entries = [...byItem.values()].sort((x, y) => x.item - y.item || x.kind - y.kind);
-  const rows = [0, evaluation.boardId].flatMap((boardId) =>
-    entries.flatMap((e) =>
-      ITEM_UNITS.map((size, unit) => ({
+  const rows = ITEM_UNITS.flatMap((size, unit) =>
+    [0, evaluation.boardId].flatMap((boardId) =>
+      entries.map((e) => ({
         org_id: evaluation.orgId,
         board_id: boardId,
         item_id: e.item,
@@ -69,7 +69,7 @@ export async function countItemResults(
     .insertInto('item_totals')
     .values(rows)
     .onConflict((oc) =>
-      oc.columns(['org_id', 'board_id', 'item_id', 'unit', 'slot', 'kind']).doUpdateSet((eb) => ({
+      oc.columns(['org_id', 'unit', 'board_id', 'item_id', 'slot', 'kind']).doUpdateSet((eb) => ({
         passed: eb('item_totals.passed', '+', eb.ref('excluded.passed')),
         failed: eb('item_totals.failed', '+', eb.ref('excluded.failed')),
         na: eb('item_totals.na', '+', eb.ref('excluded.na')),
