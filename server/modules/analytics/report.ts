@@ -101,7 +101,7 @@ const num = (value: unknown) => Number(value ?? 0);
 // ---------------------------------------------------------------------------------------------------------
 // Summing by bucket
 
-/** What is measured, as conditions on evaluation_counts or on evaluations. */
+/** What is measured: the organisation, a board (-1: every board) and a card (-1: every card). */
 interface Scope {
   orgId: number;
   boardId: number;
