@@ -76,6 +76,9 @@ for (const scheme of ['light', 'dark'] as const) {
       page,
       browser,
     }, testInfo) => {
+      // A long journey: two browsers, five screens, a reload and nine accessibility checks. Under load on
+      // two cores it takes close to the 60 s default (it failed there in CI, timed out mid-way).
+      test.setTimeout(120_000);
       const { s, team, board, line } = await seedBoard();
       const org = team.org.name;
       const other = await s.board(team.org, { name: `Office ${suffix()}` });
