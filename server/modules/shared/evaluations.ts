@@ -23,6 +23,7 @@ import type { ResultsTable } from '../../db/schema.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import { boardMessages, findLiveBoard } from './boards.ts';
 import { countEvaluation } from './evaluationCounts.ts';
+import { countItemResults } from './itemCounts.ts';
 import { enqueueEvents } from './webhookEvents.ts';
 import { isOwn, mayChange, type Caller } from './caller.ts';
 import { liveCardsOfBoard } from './cards.ts';
@@ -390,6 +391,12 @@ export async function completeEvaluation(
       .execute();
   }
   // Last, so the analytics totals' rows are locked only until the commit that follows.
+  await countItemResults(
+    db,
+    { orgId: caller.orgId, boardId: evaluation.board_id, completedAt: now },
+    rows,
+    1,
+  );
   await countEvaluation(
     db,
     { orgId: caller.orgId, boardId: evaluation.board_id, cardId: evaluation.card_id, completedAt: now, pass },
@@ -443,6 +450,14 @@ export async function deleteEvaluation(
   removeFiles: (keys: string[]) => void,
 ): Promise<{ evalID: number }> {
   const evaluation = await findChangeableEvaluation(db, caller, evalId);
+  // Lock the evaluation first (decision 0627): a completion racing this deletion commits its results before
+  // they are deleted and counted below, or finds the evaluation gone (SQLite runs one writer at a time).
+  await db
+    .updateTable('evaluations')
+    .set((eb) => ({ has_feedback: eb.ref('has_feedback') }))
+    .where('org_id', '=', caller.orgId)
+    .where('id', '=', evaluation.id)
+    .execute();
   const files = [
     ...(await deletePhotoRows(db, caller.orgId, evaluation.id)),
     ...(await deleteSignatureRows(db, caller.orgId, evaluation.id)),
@@ -458,10 +473,11 @@ export async function deleteEvaluation(
     .where('org_id', '=', caller.orgId)
     .where('evaluation_id', '=', evaluation.id)
     .execute();
-  await db
+  const results = await db
     .deleteFrom('results')
     .where('org_id', '=', caller.orgId)
     .where('evaluation_id', '=', evaluation.id)
+    .returning(['item_id', 'item_type', 'pass', 'na'])
     .execute();
   const deleted = await db
     .deleteFrom('evaluations')
@@ -471,6 +487,13 @@ export async function deleteEvaluation(
     .executeTakeFirst();
   // What was deleted (not what was read before): of two deletions racing, only the one that deleted counts.
   if (deleted && deleted.completed_at !== null) {
+    // The results this deletion removed (decision 0627), so a racing copy subtracts nothing.
+    await countItemResults(
+      db,
+      { orgId: caller.orgId, boardId: evaluation.board_id, completedAt: deleted.completed_at },
+      results,
+      -1,
+    );
     await countEvaluation(
       db,
       {
