@@ -733,6 +733,7 @@ interface ShapeFigures {
   addResults: Stats;
   reportDays: Stats;
   reportItems: Stats;
+  reportItemDays: Stats;
   load: [before: number, after: number];
 }
 
@@ -743,6 +744,7 @@ const SHAPE_CALLS: [label: string, pick: (f: ShapeFigures) => Stats][] = [
   ['add-results, 10 items, evaluators at work', (f) => f.addResults],
   ['get-report, TimeSeries by day, 730 days, all boards', (f) => f.reportDays],
   ['get-report, one card’s items, 365 days, cards in turn', (f) => f.reportItems],
+  ['get-report, one item by day, 365 days, cards in turn', (f) => f.reportItemDays],
 ];
 
 async function measureShape(databaseUrl: string, f: Fixture, evaluations: number): Promise<ShapeFigures> {
@@ -770,6 +772,12 @@ async function measureShape(databaseUrl: string, f: Fixture, evaluations: number
         time_division: 'Custom Interval',
         type: 'Bar',
       });
+    // A Pass/Fail item (position 2) of each card in turn, by local day.
+    const itemDays = (i: number) =>
+      graph({
+        card_item_id: f.itemsOf.get(cardIds[i % cardIds.length]!)!.find((item) => item.position === 2)!.id,
+        start_number: 365,
+      });
     const timed = async (answer: Promise<{ status: number; body: Buffer; ms: number }>, what: string) => {
       const done = await answer;
       expectOk(done, what);
@@ -781,6 +789,7 @@ async function measureShape(databaseUrl: string, f: Fixture, evaluations: number
       expectOk(await getEvaluations(i), 'get-evaluations');
       expectOk(await search(i % 2 ? page1 : pageN), 'search-evaluations');
       expectOk(await report(i % 2 ? days : items(i)), 'get-report');
+      expectOk(await report(itemDays(i)), 'get-report');
     }
     const deep = JSON.parse((await search(pageN)).body.toString()) as { evaluations: unknown[] };
     if (deep.evaluations.length !== 48) throw new Error(`the deep page has ${deep.evaluations.length} rows`);
@@ -793,6 +802,7 @@ async function measureShape(databaseUrl: string, f: Fixture, evaluations: number
     const searchPageN = await sequential(SAMPLES, () => timed(search(pageN), 'search deep page'));
     const reportDays = await sequential(SAMPLES, () => timed(report(days), 'get-report'));
     const reportItems = await sequential(SAMPLES, (i) => timed(report(items(i)), 'get-report'));
+    const reportItemDays = await sequential(SAMPLES, (i) => timed(report(itemDays(i)), 'get-report'));
     const { paced } = await addResultsUnderLoad(client, f, false);
     const figures: ShapeFigures = {
       evaluations,
@@ -802,6 +812,7 @@ async function measureShape(databaseUrl: string, f: Fixture, evaluations: number
       addResults: paced,
       reportDays,
       reportItems,
+      reportItemDays,
       load: [loadBefore, os.loadavg()[0]!],
     };
     for (const [label, pick] of SHAPE_CALLS)

@@ -13,6 +13,7 @@ import type { DialectName } from '../server/db/dialect.ts';
 import { nameKey } from '../common/validation.ts';
 import { BACKFILL_EVALUATION_COUNTS } from '../server/db/migrations/0005_analytics.ts';
 import { BACKFILL_EVALUATION_TOTALS } from '../server/db/migrations/0010_evaluation_totals.ts';
+import { BACKFILL_ITEM_TOTALS } from '../server/db/migrations/0027_item_totals.ts';
 
 export interface SeedPlan {
   evaluations: number;
@@ -351,8 +352,8 @@ export async function seed(bulk: Bulk, plan: SeedPlan, log: (line: string) => vo
  * measured organisation and `otherTo` of the others, as the scale-shape benchmark asks (decision 0625):
  * the added evaluations are spread over the same two years, between the ones already there (half a step
  * later), on the same boards, cards and evaluators, with ids after the largest id in the table (which may
- * include evaluations the benchmark's own calls added). Then their results, and evaluation_counts and
- * evaluation_totals filled again from all evaluations, as the migrations fill them.
+ * include evaluations the benchmark's own calls added). Then their results, and evaluation_counts,
+ * evaluation_totals and item_totals filled again from all evaluations, as the migrations fill them.
  */
 export async function grow(
   bulk: Bulk,
@@ -372,6 +373,7 @@ export async function grow(
   });
   await bulk.run('delete from evaluation_counts');
   await bulk.run('delete from evaluation_totals');
+  await bulk.run('delete from item_totals');
   await fillResultsAndCounts(bulk, firstId, firstId + added - 1, log);
   const [counted] = await bulk.rows<{ n: number }>('select count(*) as n from results');
   return { added, results: Number(counted!.n) };
@@ -478,7 +480,7 @@ async function insertEvaluations(
 
 /**
  * The results of evaluations firstId..lastId (one INSERT … SELECT per 50,000 evaluations), then
- * evaluation_counts and evaluation_totals from every evaluation, as the migrations fill them for
+ * evaluation_counts, evaluation_totals and item_totals from every evaluation, as the migrations fill them for
  * evaluations written before them (the tables must be empty).
  */
 async function fillResultsAndCounts(
@@ -502,6 +504,11 @@ async function fillResultsAndCounts(
   for (const statement of [...BACKFILL_EVALUATION_COUNTS, ...BACKFILL_EVALUATION_TOTALS])
     await bulk.run(statement);
   log(`  evaluation_counts and evaluation_totals (${((Date.now() - countsBegun) / 1000).toFixed(0)} s)`);
+  const itemsBegun = Date.now();
+  // PostgreSQL plans the join of the new results to their evaluations well only once it has their statistics.
+  if (bulk.dialect === 'postgres') await bulk.run('analyze results, evaluations');
+  for (const statement of BACKFILL_ITEM_TOTALS) await bulk.run(statement);
+  log(`  item_totals (${((Date.now() - itemsBegun) / 1000).toFixed(0)} s)`);
 
   if (bulk.dialect === 'postgres') {
     for (const table of ['organizations', 'users', 'boards', 'cards', 'card_items', 'evaluations']) {

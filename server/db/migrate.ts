@@ -19,6 +19,7 @@ import { sso } from './migrations/0022_sso.ts';
 import { deviceCompletion } from './migrations/0023_device_completion.ts';
 import { graphReports } from './migrations/0024_graph_reports.ts';
 import { scheduleNoticeRecipients } from './migrations/0025_schedule_notice_recipients.ts';
+import { itemTotals } from './migrations/0027_item_totals.ts';
 
 /** Migrations are code, imported statically so they ship in the build; names sort in order. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -42,6 +43,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '0023_device_completion': deviceCompletion(dialect),
     '0024_graph_reports': graphReports(dialect),
     '0025_schedule_notice_recipients': scheduleNoticeRecipients(dialect),
+    '0027_item_totals': itemTotals(dialect),
   };
 }
 

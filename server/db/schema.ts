@@ -278,6 +278,25 @@ export interface EvaluationTotalsTable {
   failed: number;
 }
 
+/**
+ * Each item's answers per board (board_id 0: every board) and unit of time (migration 0027, decision
+ * 0627): unit 0 the UTC quarter-hour (slot = completed_at / 900000), 1 the hour, 2 the day, 3 eight days
+ * from the epoch; kind 1 for results of a Pass/Fail item, 0 for other items' N/As. Kept with
+ * evaluation_counts by countItemResults.
+ */
+export interface ItemTotalsTable {
+  org_id: number;
+  board_id: number;
+  item_id: number;
+  unit: number;
+  slot: number;
+  kind: number;
+  passed: number;
+  failed: number;
+  na: number;
+  answers: number;
+}
+
 export interface AnonymousKeysTable {
   id: Generated<number>;
   org_id: number;
@@ -547,6 +566,7 @@ export interface DB {
   sso_states: SsoStatesTable;
   evaluation_counts: EvaluationCountsTable;
   evaluation_totals: EvaluationTotalsTable;
+  item_totals: ItemTotalsTable;
   idempotency_records: IdempotencyRecordsTable;
   app_settings: AppSettingsTable;
   export_leases: ExportLeasesTable;

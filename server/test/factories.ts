@@ -10,6 +10,7 @@ import type { CardItemType } from '../../common/api/entities.ts';
 import { insertSession, SESSION_COOKIE } from '../auth/sessions.ts';
 import { insertUser } from '../modules/shared/users.ts';
 import { countEvaluation } from '../modules/shared/evaluationCounts.ts';
+import { countItemResults } from '../modules/shared/itemCounts.ts';
 import type { TestEnv } from './harness.ts';
 
 let sequence = 0;
@@ -305,6 +306,20 @@ export async function buildEvaluation(
         })),
       )
       .execute();
+    // As the services do: a completed evaluation's answers are counted per item (decision 0627).
+    if (completedAt !== null) {
+      await countItemResults(
+        env.db,
+        { orgId: org.id, boardId: overrides.board.id, completedAt },
+        results.map((r) => ({
+          item_id: r.item_id,
+          item_type: r.item_type,
+          pass: r.pass == null ? null : r.pass ? 1 : 0,
+          na: r.na ? 1 : 0,
+        })),
+        1,
+      );
+    }
   }
   return { id: row.id };
 }

@@ -3,8 +3,8 @@
  *
  * Whole evaluations are counted from evaluation_counts (per UTC quarter-hour) and evaluation_totals (per UTC
  * hour and day), at four levels: a card on a board, a board, a card on every board, the organisation
- * (decision 0582). One item's answers come from the results of the card's evaluations, through the
- * evaluations' card-and-time indexes. Either way the database sums by bucket: the caller's local days,
+ * (decision 0582). One item's answers are counted from item_totals (per board and item, by UTC quarter-hour,
+ * hour, day and eight days, read as signed pieces: decision 0627). Either way the database sums by bucket: the caller's local days,
  * weeks, months, quarters or years are turned into quarter-hour edges here, and the query groups by them.
  * Nothing is summed in JavaScript.
  */
@@ -19,6 +19,7 @@ import type { CallContext, UserActor } from '../../context.ts';
 import type { Db } from '../../db/index.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { TOTAL_UNITS, UNIT_CODES } from '../../db/migrations/0010_evaluation_totals.ts';
+import { ITEM_UNITS } from '../../db/migrations/0027_item_totals.ts';
 import { bucketsOf, countedRange, periodPoint, SLOT_MS, zoneOf, type Bucket } from './buckets.ts';
 import { messages as dashboardMessages } from './service.ts';
 
@@ -100,79 +101,11 @@ const num = (value: unknown) => Number(value ?? 0);
 // ---------------------------------------------------------------------------------------------------------
 // Summing by bucket
 
-/** What is measured, as conditions on evaluation_counts or on evaluations. */
+/** What is measured: the organisation, a board (-1: every board) and a card (-1: every card). */
 interface Scope {
   orgId: number;
   boardId: number;
   cardId: number;
-}
-
-function evaluationsScope({ orgId, boardId, cardId }: Scope): RawBuilder<unknown> {
-  const board = boardId === -1 ? sql`` : sql` and e.board_id = ${boardId}`;
-  return sql`e.org_id = ${orgId} and e.card_id = ${cardId}${board}`;
-}
-
-const itemSums = sql`sum(case when r.na = 0 and r.pass = 1 then 1 else 0 end) as passed,
-  sum(case when r.na = 0 and r.pass = 0 then 1 else 0 end) as failed,
-  sum(case when r.na = 1 then 1 else 0 end) as na`;
-
-/**
- * Sums per bucket. `source` is the FROM clause's measured table (aliased), `time` its time column, `scale`
- * the milliseconds of one unit of it, `sums` the select list of sums and `where` its conditions.
- */
-async function sumByBucket(
-  db: Db,
-  dialect: 'sqlite' | 'postgres',
-  buckets: Bucket[],
-  query: {
-    /** PostgreSQL only: a WITH clause the source reads. */
-    prefix?: RawBuilder<unknown>;
-    source: RawBuilder<unknown>;
-    time: RawBuilder<unknown>;
-    scale: number;
-    sums: RawBuilder<unknown>;
-    where: RawBuilder<unknown>;
-  },
-): Promise<Counts[]> {
-  const counts = buckets.map(() => ({ ...ZERO }));
-  if (!buckets.length) return counts;
-  const edges = buckets.map((b) => b.lo / query.scale);
-  const lo = edges[0]!;
-  const hi = buckets.at(-1)!.hi / query.scale;
-  let rows: { i: unknown; passed: unknown; failed: unknown; na?: unknown }[];
-  if (dialect === 'postgres') {
-    // width_bucket(x, edges) is the number of edges <= x: 1 for the first bucket.
-    const result = await sql<{ i: unknown; passed: unknown; failed: unknown; na?: unknown }>`
-      ${query.prefix ?? sql``}
-      select width_bucket(${query.time}, cast(${edges} as bigint[])) - 1 as i, ${query.sums}
-      from ${query.source}
-      where ${query.where} and ${query.time} >= ${lo} and ${query.time} < ${hi}
-      group by 1`.execute(db);
-    rows = result.rows;
-  } else {
-    // The buckets drive the join (CROSS JOIN keeps them outside): each one is a range of the index.
-    const values = sql.join(
-      buckets.map(
-        (b, i) => sql`(${sql.lit(i)}, ${sql.lit(b.lo / query.scale)}, ${sql.lit(b.hi / query.scale)})`,
-      ),
-    );
-    const result = await sql<{ i: unknown; passed: unknown; failed: unknown; na?: unknown }>`
-      with b(i, lo, hi) as (values ${values})
-      select b.i as i, ${query.sums}
-      from b cross join ${query.source}
-      where ${query.where} and ${query.time} >= b.lo and ${query.time} < b.hi
-      group by b.i`.execute(db);
-    rows = result.rows;
-  }
-  for (const r of rows) {
-    const target = counts[num(r.i)];
-    if (target) {
-      target.passed = num(r.passed);
-      target.failed = num(r.failed);
-      target.na = num(r.na);
-    }
-  }
-  return counts;
 }
 
 /** A range of one table's slots: quarter-hours (unit 0), or evaluation_totals' hours (1) and days (2). */
@@ -254,36 +187,120 @@ function evaluationsByBucket(ctx: Ctx, scope: Scope, buckets: Bucket[]): Promise
   );
 }
 
-/**
- * The scope's evaluations completed in [lo, hi), read first from the card-and-time index (MATERIALIZED: on
- * PostgreSQL the planner otherwise misjudges the join to the results of a million evaluations and scans the
- * whole table in parallel instead).
- */
-function evaluationsInPeriod(scope: Scope, lo: number, hi: number): RawBuilder<unknown> {
-  return sql`with e as materialized (
-    select e.id, e.completed_at from evaluations e
-    where ${evaluationsScope(scope)} and e.completed_at >= ${lo} and e.completed_at < ${hi})`;
+/** A signed range of item_totals' slots at one unit: its rows are added (sign 1) or subtracted (-1). */
+export interface SignedPiece {
+  unit: number;
+  lo: number;
+  hi: number;
+  sign: 1 | -1;
 }
 
-function itemByBucket(ctx: Ctx, scope: Scope, itemId: number, buckets: Bucket[]) {
-  const item = sql`r.org_id = ${scope.orgId} and r.item_id = ${itemId}`;
-  if (ctx.dialect === 'postgres' && buckets.length) {
-    return sumByBucket(ctx.db, ctx.dialect, buckets, {
-      prefix: evaluationsInPeriod(scope, buckets[0]!.lo, buckets.at(-1)!.hi),
-      source: sql`e join results r on r.evaluation_id = e.id`,
-      time: sql`e.completed_at`,
-      scale: 1,
-      sums: itemSums,
-      where: item,
-    });
+/** The oriented range from x to y (quarter-hours, multiples of the unit): +[x, y), or -[y, x) when y < x. */
+function oriented(x: number, y: number, unit: number): SignedPiece[] {
+  const size = ITEM_UNITS[unit]!;
+  if (x === y) return [];
+  return x < y
+    ? [{ unit, lo: x / size, hi: y / size, sign: 1 }]
+    : [{ unit, lo: y / size, hi: x / size, sign: -1 }];
+}
+
+/** `to` rounded down and up to the unit (one value when it is a multiple). */
+function roundings(to: number, unit: number): number[] {
+  const size = ITEM_UNITS[unit]!;
+  const down = Math.floor(to / size) * size;
+  return down === to ? [down] : [down, down + size];
+}
+
+/**
+ * The rows at most (one per slot) that the way from `from` (a multiple of unit + 1's size) to `to` reads in
+ * units up to `unit`: to `to` rounded down or up at this unit, then on from there in finer units.
+ */
+function edgeRows(from: number, to: number, unit: number): number {
+  if (unit === 0) return Math.abs(to - from);
+  let best = Infinity;
+  for (const q of roundings(to, unit))
+    best = Math.min(best, Math.abs(q - from) / ITEM_UNITS[unit]! + edgeRows(q, to, unit - 1));
+  return best;
+}
+
+/** That way's pieces, oriented: what edgeRows counted. */
+function edge(from: number, to: number, unit: number): SignedPiece[] {
+  if (unit === 0) return oriented(from, to, 0);
+  const rows = (q: number) => Math.abs(q - from) / ITEM_UNITS[unit]! + edgeRows(q, to, unit - 1);
+  const q = roundings(to, unit).reduce((best, q) => (rows(q) < rows(best) ? q : best));
+  return [...oriented(from, q, unit), ...edge(q, to, unit - 1)];
+}
+
+const negate = (pieces: SignedPiece[]) => pieces.map((p) => ({ ...p, sign: -p.sign as 1 | -1 }));
+
+/**
+ * [qlo, qhi) in quarter-hours as signed ranges of item_totals' units (decision 0627): one range of the
+ * coarsest unit that pays, its ends rounded down or up and corrected in finer units, added or taken
+ * away; of every choice, the one that reads fewest rows at most. A London summer day (23:00 to 23:00 UTC)
+ * is its UTC day, less its last hour, plus the hour before it (3 rows, not 24); a year about 46 eight-day
+ * blocks and a few days, hours and quarter-hours at each end, however many evaluations it holds.
+ */
+export function itemPiecesOf(qlo: number, qhi: number): SignedPiece[] {
+  if (qlo >= qhi) return [];
+  let best = { rows: qhi - qlo, unit: 0, a: qlo, b: qhi };
+  for (let unit = 1; unit < ITEM_UNITS.length; unit++) {
+    for (const a of roundings(qlo, unit))
+      for (const b of roundings(qhi, unit)) {
+        if (a >= b) continue;
+        const rows = edgeRows(a, qlo, unit - 1) + (b - a) / ITEM_UNITS[unit]! + edgeRows(b, qhi, unit - 1);
+        if (rows < best.rows) best = { rows, unit, a, b };
+      }
   }
-  // SQLite: each bucket is a range of the evaluations' index, joined to its results.
-  return sumByBucket(ctx.db, ctx.dialect, buckets, {
-    source: sql`evaluations e join results r on r.evaluation_id = e.id`,
-    time: sql`e.completed_at`,
-    scale: 1,
-    sums: itemSums,
-    where: sql`${evaluationsScope(scope)} and ${item}`,
+  if (best.unit === 0) return oriented(qlo, qhi, 0);
+  return [
+    ...negate(edge(best.a, qlo, best.unit - 1)),
+    ...oriented(best.a, best.b, best.unit),
+    ...edge(best.b, qhi, best.unit - 1),
+  ];
+}
+
+/**
+ * Items' answers on one board (0: every board), summed per key over ranges of time in ms (on quarter-hour
+ * edges), each read as its signed pieces; `passFailOnly` counts only results of a Pass/Fail item (kind 1).
+ * The ranges drive the join (CROSS JOIN keeps them outside), so each piece is one range of the primary key.
+ */
+async function itemTotalsOf(
+  db: Db,
+  orgId: number,
+  boardId: number,
+  ranges: { key: number; itemId: number; lo: number; hi: number }[],
+  passFailOnly: boolean,
+): Promise<Map<number, Counts & { answers: number }>> {
+  const values = ranges.flatMap(({ key, itemId, lo, hi }) =>
+    itemPiecesOf(lo / SLOT_MS, hi / SLOT_MS).map(
+      (p) => sql`(${sql.join([key, itemId, p.unit, p.lo, p.hi, p.sign].map((v) => sql.lit(v)))})`,
+    ),
+  );
+  if (!values.length) return new Map();
+  const kind = passFailOnly ? sql` and t.kind = 1` : sql``;
+  const result = await sql<{ id: unknown; passed: unknown; failed: unknown; na: unknown; answers: unknown }>`
+    with r(k, i, u, lo, hi, s) as (values ${sql.join(values)})
+    select r.k as id, sum(r.s * t.passed) as passed, sum(r.s * t.failed) as failed, sum(r.s * t.na) as na,
+      sum(r.s * t.answers) as answers
+    from r cross join item_totals t
+    where t.org_id = ${orgId} and t.board_id = ${boardId} and t.item_id = r.i and t.unit = r.u
+      and t.slot >= r.lo and t.slot < r.hi${kind}
+    group by r.k`.execute(db);
+  return new Map(
+    result.rows.map((r) => [
+      num(r.id),
+      { passed: num(r.passed), failed: num(r.failed), na: num(r.na), answers: num(r.answers) },
+    ]),
+  );
+}
+
+/** One item's answers per bucket, from item_totals: results of any type, as they were always counted. */
+async function itemByBucket(ctx: Ctx, scope: Scope, itemId: number, buckets: Bucket[]): Promise<Counts[]> {
+  const ranges = buckets.map((b, key) => ({ key, itemId, lo: b.lo, hi: b.hi }));
+  const sums = await itemTotalsOf(ctx.db, scope.orgId, Math.max(scope.boardId, 0), ranges, false);
+  return buckets.map((_, key) => {
+    const s = sums.get(key);
+    return s ? { passed: s.passed, failed: s.failed, na: s.na } : { ...ZERO };
   });
 }
 
@@ -385,15 +402,7 @@ async function itemRows(
   hi: number,
 ): Promise<ReportRow[]> {
   const orgId = ctx.actor.orgId;
-  const onlyItem = itemId === -1 ? sql`` : sql` and r.item_id = ${itemId}`;
-  const counts = await byEntity(
-    ctx.db,
-    sql`${evaluationsInPeriod(scope, lo, hi)}
-      select r.item_id as id, ${itemSums}
-      from e join results r on r.evaluation_id = e.id
-      where r.org_id = ${orgId} and r.item_type = 'pass_fail'${onlyItem}
-      group by r.item_id`,
-  );
+  // Every item the card has had (its results name only those), then their Pass/Fail answers in the period.
   const items = await ctx.db
     .selectFrom('card_items')
     .select(['id', 'content', 'is_deleted', 'type'])
@@ -403,6 +412,19 @@ async function itemRows(
     .orderBy('position')
     .orderBy('id')
     .execute();
+  const sums = await itemTotalsOf(
+    ctx.db,
+    orgId,
+    Math.max(scope.boardId, 0),
+    items.map((i) => ({ key: i.id, itemId: i.id, lo, hi })),
+    true,
+  );
+  // An item has figures in the period when it has a Pass/Fail answer there.
+  const counts = new Map(
+    [...sums]
+      .filter(([, s]) => s.answers > 0)
+      .map(([id, s]) => [id, { passed: s.passed, failed: s.failed, na: s.na }]),
+  );
   return entityRows(
     items
       .filter((i) => i.type === 'pass_fail' || counts.has(i.id))
