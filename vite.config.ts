@@ -140,6 +140,13 @@ export default defineConfig(({ command }) => {
       // Written for whoever debugs a build, kept outside the served folder (see precompressAndHideMaps).
       sourcemap: 'hidden',
       chunkSizeWarningLimit: 1500,
+      rolldownOptions: {
+        output: {
+          // Everything the first page needs travels as one file, not dozens (docs/decisions/0741); what pages
+          // load on demand is split as the bundler sees fit.
+          codeSplitting: { groups: [{ name: 'app', tags: ['$initial'] }] },
+        },
+      },
     },
     server: {
       port: 5173,

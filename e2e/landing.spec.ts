@@ -45,3 +45,45 @@ test('the menu offers documentation, support, the theme and sign-in to a visitor
   }
   await expectAccessible(page);
 });
+
+test('the menu works from the keyboard: opens at its first item, arrows move, Escape gives the focus back', async ({
+  page,
+}) => {
+  await page.goto('/');
+  const button = page.getByRole('button', { name: 'Menu' });
+  await expect(button).toHaveAttribute('aria-haspopup', 'menu');
+  await expect(button).toHaveAttribute('aria-expanded', 'false');
+  await button.focus();
+  await page.keyboard.press('Enter');
+  const menu = page.getByRole('menu', { name: 'Menu' });
+  await expect(menu).toBeVisible();
+  await expect(button).toHaveAttribute('aria-expanded', 'true');
+  await expect(menu.getByRole('menuitem', { name: 'Documentation' })).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(menu.getByRole('menuitem', { name: 'Support' })).toBeFocused();
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  // The list loops: up from the first item is the last.
+  await expect(menu.getByRole('menuitem', { name: 'Sign in' })).toBeFocused();
+  await page.keyboard.press('Home');
+  await expect(menu.getByRole('menuitem', { name: 'Documentation' })).toBeFocused();
+  await page.keyboard.press('s');
+  await expect(menu.getByRole('menuitem', { name: 'Support' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(menu).toBeHidden();
+  await expect(button).toBeFocused();
+  await expect(button).toHaveAttribute('aria-expanded', 'false');
+
+  // ArrowUp on the button opens at the last item; Space on a link item follows it.
+  await page.keyboard.press('ArrowUp');
+  await expect(menu.getByRole('menuitem', { name: 'Sign in' })).toBeFocused();
+  await page.keyboard.press(' ');
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(menu).toBeHidden();
+
+  // A click outside closes it.
+  await button.click();
+  await expect(menu).toBeVisible();
+  await page.getByRole('heading', { level: 1 }).click();
+  await expect(menu).toBeHidden();
+});

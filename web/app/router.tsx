@@ -1,34 +1,61 @@
 /** Every route of SPEC §2. Pages of the organisation live under /q/{org}; anything else is 'Page Not Found'. */
-import { lazy } from 'react';
+import { lazy, type ComponentType } from 'react';
 import { useRoutes, type RouteObject } from 'react-router';
-import { AccountSettingsPage } from '../features/accounts/AccountSettingsPage.tsx';
-import { CreateAppPage } from '../features/accounts/CreateAppPage.tsx';
-import { LoginPage } from '../features/accounts/LoginPage.tsx';
-import { PlansPage } from '../features/accounts/PlansPage.tsx';
-import { RequestPasswordResetPage } from '../features/accounts/RequestPasswordResetPage.tsx';
-import { ResetPasswordPage } from '../features/accounts/ResetPasswordPage.tsx';
-import { SignupPage } from '../features/accounts/SignupPage.tsx';
-import { UsersPage } from '../features/accounts/UsersPage.tsx';
-import { VerifyPage } from '../features/accounts/VerifyPage.tsx';
-import { ActionsTab } from '../features/actions/ActionsTab.tsx';
-import { AnonymousBoardsPage } from '../features/anonymous/AnonymousBoardsPage.tsx';
-import { AnonymousSelectionPage } from '../features/anonymous/AnonymousSelectionPage.tsx';
-import { ThankYouPage } from '../features/anonymous/ThankYouPage.tsx';
-import { BoardsPanel } from '../features/boards/BoardsPanel.tsx';
 import { BoardViewPage } from './pages/BoardViewPage.tsx';
-import { CardsPage } from '../features/cards/CardsPage.tsx';
 import { EvaluationRoute } from './pages/EvaluationRoute.tsx';
-import { EvaluationSelectionPage } from '../features/evaluations/EvaluationSelectionPage.tsx';
-import { EvaluationsTab } from '../features/evaluations/EvaluationsTab.tsx';
-import { FeedbackTab } from '../features/evaluations/feedback/FeedbackTab.tsx';
-import { LandingPage } from '../features/landing/LandingPage.tsx';
-import { OrgSettingsPage } from '../features/settings/OrgSettingsPage.tsx';
-import { ComingSoonPage } from '../shared/ComingSoonPage.tsx';
 import { NotFoundPage } from '../shared/NotFoundPage.tsx';
-import { HomeLayout } from '../features/org/HomeLayout.tsx';
 import { MemberLayout } from '../shared/gates/MemberGate.tsx';
 import { RoleGate } from '../shared/gates/RoleGate.tsx';
 import { RootLayout } from './layout/RootLayout.tsx';
+
+/**
+ * A page loaded when it is first opened (docs/decisions/0741): the first load carries the layout, the board
+ * view and the evaluation page, the pages a phone opens most, and nothing else.
+ */
+function page<K extends string, P>(load: () => Promise<Record<K, ComponentType<P>>>, name: K) {
+  return lazy(() => load().then((m) => ({ default: m[name] })));
+}
+
+const AccountSettingsPage = page(
+  () => import('../features/accounts/AccountSettingsPage.tsx'),
+  'AccountSettingsPage',
+);
+const CreateAppPage = page(() => import('../features/accounts/CreateAppPage.tsx'), 'CreateAppPage');
+const LoginPage = page(() => import('../features/accounts/LoginPage.tsx'), 'LoginPage');
+const PlansPage = page(() => import('../features/accounts/PlansPage.tsx'), 'PlansPage');
+const RequestPasswordResetPage = page(
+  () => import('../features/accounts/RequestPasswordResetPage.tsx'),
+  'RequestPasswordResetPage',
+);
+const ResetPasswordPage = page(
+  () => import('../features/accounts/ResetPasswordPage.tsx'),
+  'ResetPasswordPage',
+);
+const SignupPage = page(() => import('../features/accounts/SignupPage.tsx'), 'SignupPage');
+const UsersPage = page(() => import('../features/accounts/UsersPage.tsx'), 'UsersPage');
+const VerifyPage = page(() => import('../features/accounts/VerifyPage.tsx'), 'VerifyPage');
+const ActionsTab = page(() => import('../features/actions/ActionsTab.tsx'), 'ActionsTab');
+const AnonymousBoardsPage = page(
+  () => import('../features/anonymous/AnonymousBoardsPage.tsx'),
+  'AnonymousBoardsPage',
+);
+const AnonymousSelectionPage = page(
+  () => import('../features/anonymous/AnonymousSelectionPage.tsx'),
+  'AnonymousSelectionPage',
+);
+const ThankYouPage = page(() => import('../features/anonymous/ThankYouPage.tsx'), 'ThankYouPage');
+const BoardsPanel = page(() => import('../features/boards/BoardsPanel.tsx'), 'BoardsPanel');
+const CardsPage = page(() => import('../features/cards/CardsPage.tsx'), 'CardsPage');
+const EvaluationSelectionPage = page(
+  () => import('../features/evaluations/EvaluationSelectionPage.tsx'),
+  'EvaluationSelectionPage',
+);
+const EvaluationsTab = page(() => import('../features/evaluations/EvaluationsTab.tsx'), 'EvaluationsTab');
+const FeedbackTab = page(() => import('../features/evaluations/feedback/FeedbackTab.tsx'), 'FeedbackTab');
+const LandingPage = page(() => import('../features/landing/LandingPage.tsx'), 'LandingPage');
+const OrgSettingsPage = page(() => import('../features/settings/OrgSettingsPage.tsx'), 'OrgSettingsPage');
+const ComingSoonPage = page(() => import('../shared/ComingSoonPage.tsx'), 'ComingSoonPage');
+const HomeLayout = page(() => import('../features/org/HomeLayout.tsx'), 'HomeLayout');
 
 // The card builder brings the rich-text editor: loaded only when an admin opens it.
 const CardBuilderPage = lazy(() =>

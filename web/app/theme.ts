@@ -1,4 +1,4 @@
-import { createTheme, localStorageColorSchemeManager, Modal, type CSSVariablesResolver } from '@mantine/core';
+import { createTheme, localStorageColorSchemeManager, type CSSVariablesResolver } from '@mantine/core';
 
 export const colorSchemeManager = localStorageColorSchemeManager({ key: 'checkboard-color-scheme' });
 
@@ -10,7 +10,8 @@ export const theme = createTheme({
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   headings: { fontWeight: '700' },
   components: {
-    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    // A plain object, not Modal.extend: the theme must not bring the modal into every page (decision 0741).
+    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
   },
 });
 

@@ -1,17 +1,16 @@
 /** The drop-down menu of SPEC §2, each item under its role condition once the user's data is known. */
-import { Burger, Menu, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
+import { Burger, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { roleOf, show } from '../../../common/roles.ts';
 import { signOut } from '../../features/accounts/signOut.ts';
 import { setEditMode, useEditMode } from '../../lib/editMode.ts';
 import { paths } from '../../lib/paths.ts';
 import { useUserData } from '../../lib/queries.ts';
 import { useLoggedIn } from '../../lib/session.ts';
+import { Menu, MenuCheckboxItem, MenuDivider, MenuItem } from '../../components/Menu.tsx';
 
 export function AppMenu({ orgFromPath }: { orgFromPath: string | undefined }) {
-  const [opened, setOpened] = useState(false);
   const loggedIn = useLoggedIn();
   const { data: user } = useUserData();
   const editing = useEditMode();
@@ -24,68 +23,40 @@ export function AppMenu({ orgFromPath }: { orgFromPath: string | undefined }) {
 
   return (
     <Menu
-      opened={opened}
-      onChange={setOpened}
-      position="bottom-end"
       width={240}
-      shadow="md"
-      withinPortal
-      withInitialFocusPlaceholder={false}
+      trigger={(props, opened) => <Burger {...props} opened={opened} aria-label="Menu" size="sm" />}
     >
-      <Menu.Target>
-        <Burger opened={opened} aria-label="Menu" size="sm" />
-      </Menu.Target>
-      <Menu.Dropdown>
-        {loggedIn && user && (
-          <Menu.Item component={Link} to={paths.home(user.orgName)}>
-            Home
-          </Menu.Item>
-        )}
-        <Menu.Item component={Link} to={org && loggedIn ? paths.docs(org) : '/#documentation'}>
-          Documentation
-        </Menu.Item>
-        <Menu.Item component={Link} to={org && loggedIn ? paths.support(org) : '/#support'}>
-          Support
-        </Menu.Item>
-        {role && show.analytics(role) && (
-          <Menu.Item component={Link} to={paths.analytics(user!.orgName)}>
-            Analytics
-          </Menu.Item>
-        )}
-        {role && show.accountSettings(role) && (
-          <Menu.Item component={Link} to={paths.admin(user!.orgName)}>
-            Account Settings
-          </Menu.Item>
-        )}
-        {role && show.accountSettings(role) && (
-          <Menu.Item component={Link} to={paths.orgSettings(user!.orgName)}>
-            Organisation Settings
-          </Menu.Item>
-        )}
-        <Menu.Item onClick={() => setColorScheme(scheme === 'dark' ? 'light' : 'dark')}>
-          {scheme === 'dark' ? 'Light Theme' : 'Dark Theme'}
-        </Menu.Item>
-        {role && show.editModeToggle(role) && (
-          <Menu.CheckboxItem checked={editing} onChange={setEditMode}>
-            Admin Mode
-          </Menu.CheckboxItem>
-        )}
-        <Menu.Divider />
-        {loggedIn ? (
-          <Menu.Item
-            color="red"
-            onClick={async () => {
-              void navigate(await signOut(queryClient, org));
-            }}
-          >
-            Sign out
-          </Menu.Item>
-        ) : (
-          <Menu.Item component={Link} to={paths.login(orgFromPath)}>
-            Sign in
-          </Menu.Item>
-        )}
-      </Menu.Dropdown>
+      {loggedIn && user && <MenuItem to={paths.home(user.orgName)}>Home</MenuItem>}
+      <MenuItem to={org && loggedIn ? paths.docs(org) : '/#documentation'}>Documentation</MenuItem>
+      <MenuItem to={org && loggedIn ? paths.support(org) : '/#support'}>Support</MenuItem>
+      {role && show.analytics(role) && <MenuItem to={paths.analytics(user!.orgName)}>Analytics</MenuItem>}
+      {role && show.accountSettings(role) && (
+        <MenuItem to={paths.admin(user!.orgName)}>Account Settings</MenuItem>
+      )}
+      {role && show.accountSettings(role) && (
+        <MenuItem to={paths.orgSettings(user!.orgName)}>Organisation Settings</MenuItem>
+      )}
+      <MenuItem onClick={() => setColorScheme(scheme === 'dark' ? 'light' : 'dark')}>
+        {scheme === 'dark' ? 'Light Theme' : 'Dark Theme'}
+      </MenuItem>
+      {role && show.editModeToggle(role) && (
+        <MenuCheckboxItem checked={editing} onChange={setEditMode}>
+          Admin Mode
+        </MenuCheckboxItem>
+      )}
+      <MenuDivider />
+      {loggedIn ? (
+        <MenuItem
+          danger
+          onClick={async () => {
+            void navigate(await signOut(queryClient, org));
+          }}
+        >
+          Sign out
+        </MenuItem>
+      ) : (
+        <MenuItem to={paths.login(orgFromPath)}>Sign in</MenuItem>
+      )}
     </Menu>
   );
 }

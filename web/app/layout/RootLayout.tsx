@@ -1,4 +1,3 @@
-import { AppShell } from '@mantine/core';
 import { Suspense } from 'react';
 import { Outlet, useLocation, useParams } from 'react-router';
 import { Loading } from '../../components/Loading.tsx';
@@ -9,18 +8,19 @@ import { PageErrorBoundary } from './PageErrorBoundary.tsx';
 import { ScrollOnNavigate } from './ScrollOnNavigate.tsx';
 import { VersionBanner } from './VersionBanner.tsx';
 
+/** The frame of every page: the header, then the page (`.app-header`, `.app-main` in global.css). */
 export function RootLayout() {
   const { org } = useParams();
   const { pathname } = useLocation();
   return (
-    <AppShell header={{ height: 60 }} padding={0}>
+    <>
       <a href="#main" className="skip-link">
         Skip to content
       </a>
-      <AppShell.Header>
+      <header className="app-header">
         <TopBar orgFromPath={org} />
-      </AppShell.Header>
-      <AppShell.Main id="main" tabIndex={-1}>
+      </header>
+      <main id="main" tabIndex={-1} className="app-main">
         <VersionBanner />
         <OfflineStatus />
         <PageErrorBoundary key={pathname}>
@@ -28,9 +28,9 @@ export function RootLayout() {
             <Outlet />
           </Suspense>
         </PageErrorBoundary>
-      </AppShell.Main>
+      </main>
       <SessionWatcher orgFromPath={org} />
       <ScrollOnNavigate />
-    </AppShell>
+    </>
   );
 }

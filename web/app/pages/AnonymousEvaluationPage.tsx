@@ -5,7 +5,7 @@
  * to give feedback (add-feedback-anon) or skip, and the thank-you page. No sign-in, ever.
  */
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { useMemo, useState } from 'react';
+import { lazy, useMemo, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { api } from '../../../common/api/index.ts';
 import { ErrorText } from '../../components/ErrorText.tsx';
@@ -18,7 +18,6 @@ import { EvaluationForm, type SignOff } from '../../features/evaluations/Evaluat
 import { uploadAnonymousSignature } from '../../features/evaluations/signOff/upload.ts';
 import { anonymousEvidence } from '../../features/evaluations/evidence/targets.ts';
 import { readEvaluationPath } from '../../shared/readings.ts';
-import { FeedbackModal } from '../../features/evaluations/feedback/GiveFeedbackModal.tsx';
 import { NotFoundPage } from '../../shared/NotFoundPage.tsx';
 import { AnonymousProblem } from '../../features/anonymous/AnonymousProblem.tsx';
 import {
@@ -30,7 +29,15 @@ import {
   type AnonymousAccess,
 } from '../../features/anonymous/api.ts';
 import { CircleCheckIcon } from '../../components/icons.tsx';
+import { OnDemand } from '../../components/OnDemand.tsx';
 import type { ThankYouState } from '../../features/anonymous/ThankYouPage.tsx';
+
+// Loaded when Give Feedback is first pressed (docs/decisions/0741).
+const FeedbackModal = lazy(() =>
+  import('../../features/evaluations/feedback/GiveFeedbackModal.tsx').then((m) => ({
+    default: m.FeedbackModal,
+  })),
+);
 
 export const RESULTS_SUBMITTED = 'Results submitted';
 
@@ -162,13 +169,15 @@ function Evaluation({ access, cardID, evalID }: { access: AnonymousAccess; cardI
             </Stack>
           </Stack>
         </Paper>
-        <FeedbackModal
-          opened={feedbackOpen}
-          call={api.addFeedbackAnon}
-          send={(content) => addFeedback.mutateAsync({ ...access, evalID, content })}
-          onClose={() => setFeedbackOpen(false)}
-          onSent={() => toThankYou(true)}
-        />
+        <OnDemand when={feedbackOpen}>
+          <FeedbackModal
+            opened={feedbackOpen}
+            call={api.addFeedbackAnon}
+            send={(content) => addFeedback.mutateAsync({ ...access, evalID, content })}
+            onClose={() => setFeedbackOpen(false)}
+            onSent={() => toThankYou(true)}
+          />
+        </OnDemand>
       </Page>
     );
   }

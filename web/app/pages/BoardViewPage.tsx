@@ -3,7 +3,7 @@
  * Feedback for evaluators, the heading 'Recent Results' for others; the anonymous QR code beside them.
  */
 import { Anchor, Button, Grid, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { useCallback, useState } from 'react';
+import { lazy, useCallback, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, type Board } from '../../../common/api/index.ts';
 import { nameKey } from '../../../common/fieldRules.ts';
@@ -16,11 +16,18 @@ import { BoardQrCode } from '../../features/anonymous/BoardQrCode.tsx';
 import { BoardResults } from '../../features/evaluations/BoardResults.tsx';
 import { usePrefetchBoardEvaluations } from '../../features/evaluations/api.ts';
 import { useRights } from '../../shared/permissions.ts';
-import { GiveFeedbackModal } from '../../features/evaluations/feedback/GiveFeedbackModal.tsx';
 import { useBoardCards, useBoards } from '../../shared/api/boards.ts';
 import { RaiseActionButton } from '../../features/actions/RaiseActionButton.tsx';
 import { ActionSlotsProvider } from './ActionSlotsProvider.tsx';
 import { ScheduleSlotsProvider } from './ScheduleSlotsProvider.tsx';
+import { OnDemand } from '../../components/OnDemand.tsx';
+
+// Loaded when Feedback is first pressed (docs/decisions/0741).
+const GiveFeedbackModal = lazy(() =>
+  import('../../features/evaluations/feedback/GiveFeedbackModal.tsx').then((m) => ({
+    default: m.GiveFeedbackModal,
+  })),
+);
 
 export const BOARD_NOT_FOUND = 'Board not found';
 export const NO_CARDS = 'This board does not have any cards.';
@@ -122,7 +129,13 @@ function BoardView({ org, board }: { org: string; board: Board }) {
         <ScheduleSlotsProvider boardID={board.id}>{body}</ScheduleSlotsProvider>
       </ActionSlotsProvider>
       {rights.isEvaluator && (
-        <GiveFeedbackModal opened={feedbackOpen} boardID={board.id} onClose={() => setFeedbackOpen(false)} />
+        <OnDemand when={feedbackOpen}>
+          <GiveFeedbackModal
+            opened={feedbackOpen}
+            boardID={board.id}
+            onClose={() => setFeedbackOpen(false)}
+          />
+        </OnDemand>
       )}
     </Page>
   );

@@ -3,17 +3,21 @@
  * /api/refresh-token every 4 minutes while logged in, sign-out in another tab followed here, and the login
  * modal over the page when the session is lost, so signing in again keeps the user exactly where they were.
  */
-import { Alert, Modal, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { lazy, useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { SESSION_COOKIE_CHECK_MS, TOKEN_REFRESH_MS } from '../../../common/constants.ts';
 import { apiEvents } from '../../lib/api.ts';
 import { paths } from '../../lib/paths.ts';
 import { isLoggedIn, sessionAlive, setLoggedIn, useLoggedIn } from '../../lib/session.ts';
 import { isAnonymousPage } from '../../shared/anonymousPages.ts';
-import { LoginForm } from './LoginForm.tsx';
+import { OnDemand } from '../../components/OnDemand.tsx';
 import { refreshToken } from './api.ts';
+
+// The sign-in form over the page is loaded when a session is first lost (docs/decisions/0741).
+const LostSessionModal = lazy(() =>
+  import('./LostSessionModal.tsx').then((m) => ({ default: m.LostSessionModal })),
+);
 
 export const SESSION_EXPIRED = 'Your session has expired. Please sign in again.';
 
@@ -82,39 +86,23 @@ export function SessionWatcher({ orgFromPath }: { orgFromPath: string | undefine
     return () => window.removeEventListener('storage', onStorage);
   }, [navigate, orgFromPath, queryClient]);
 
+  const shown = lostMessage !== null && !onAnonymousPage;
   return (
-    <Modal
-      opened={lostMessage !== null && !onAnonymousPage}
-      onClose={() => {}}
-      withCloseButton={false}
-      closeOnClickOutside={false}
-      closeOnEscape={false}
-      title="Sign in to continue"
-      centered
-      // Above anything the page has open, which it keeps underneath.
-      zIndex={1000}
-      overlayProps={{ backgroundOpacity: 0.6, blur: 3 }}
-    >
-      <Stack gap="sm">
-        <Alert color="yellow" variant="light" role="alert" p="xs">
-          {lostMessage}
-        </Alert>
-        <Text size="sm" c="dimmed">
-          Your work on this page is kept; sign in to carry on.
-        </Text>
-        <LoginForm
-          orgName={orgFromPath}
-          onSuccess={(answer) => {
-            setLoggedIn(true);
-            setLostMessage(null);
-            if (answer.redirectURL) {
-              void navigate(answer.redirectURL);
-              return;
-            }
-            void queryClient.invalidateQueries();
-          }}
-        />
-      </Stack>
-    </Modal>
+    <OnDemand when={shown}>
+      <LostSessionModal
+        opened={shown}
+        message={lostMessage}
+        orgFromPath={orgFromPath}
+        onSignedIn={(answer) => {
+          setLoggedIn(true);
+          setLostMessage(null);
+          if (answer.redirectURL) {
+            void navigate(answer.redirectURL);
+            return;
+          }
+          void queryClient.invalidateQueries();
+        }}
+      />
+    </OnDemand>
   );
 }

@@ -20,15 +20,9 @@ import { messageOf } from '../../lib/api.ts';
 import { applyServerError } from '../../lib/formErrors.ts';
 import { browserTimeZone } from '../../shared/format.ts';
 import { useAssignees, useEditAction, useRaiseAction } from './api.ts';
+import { titleFromItem, type RaiseSource } from './titleFromItem.ts';
 
-/** Where a new action comes from: a failed item of an evaluation, or (administrators) the board itself. */
-export interface RaiseSource {
-  boardID: number;
-  evalID?: number;
-  itemID?: number;
-  /** The prefilled title: the item's text. */
-  title: string;
-}
+export { titleFromItem, type RaiseSource };
 
 interface Values {
   title: string;
@@ -36,12 +30,6 @@ interface Values {
   assigneeID: string;
   dueDate: string;
   priority: ActionPriority;
-}
-
-/** Card item content is HTML: its text, on one line, as long as a title may be. */
-export function titleFromItem(html: string): string {
-  const text = new DOMParser().parseFromString(html, 'text/html').body.textContent ?? '';
-  return text.replace(/\s+/g, ' ').trim().slice(0, ACTION_TITLE_MAX);
 }
 
 function ActionFormBody({

@@ -4,9 +4,13 @@
  */
 import { Button } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useState } from 'react';
+import { lazy, useState } from 'react';
 import type { FailedItem } from '../../shared/actionSlots.tsx';
-import { ActionFormModal, titleFromItem, type RaiseSource } from './ActionForm.tsx';
+import { OnDemand } from '../../components/OnDemand.tsx';
+import { titleFromItem, type RaiseSource } from './titleFromItem.ts';
+
+// The form is loaded when the button is first pressed (docs/decisions/0741).
+const ActionFormModal = lazy(() => import('./ActionForm.tsx').then((m) => ({ default: m.ActionFormModal })));
 
 export const ACTION_RAISED = 'Action raised.';
 
@@ -26,22 +30,24 @@ export function RaiseActionButton({
       <Button variant="default" size={size} onClick={() => setOpened(true)} aria-label={label}>
         Raise action
       </Button>
-      {opened && (
-        <ActionFormModal
-          opened
-          source={source()}
-          onClose={() => setOpened(false)}
-          onSaved={() => {
-            setOpened(false);
-            notifications.show({
-              message: ACTION_RAISED,
-              color: 'teal',
-              position: 'bottom-center',
-              closeButtonProps: { 'aria-label': 'Close' },
-            });
-          }}
-        />
-      )}
+      <OnDemand when={opened}>
+        {opened && (
+          <ActionFormModal
+            opened
+            source={source()}
+            onClose={() => setOpened(false)}
+            onSaved={() => {
+              setOpened(false);
+              notifications.show({
+                message: ACTION_RAISED,
+                color: 'teal',
+                position: 'bottom-center',
+                closeButtonProps: { 'aria-label': 'Close' },
+              });
+            }}
+          />
+        )}
+      </OnDemand>
     </>
   );
 }

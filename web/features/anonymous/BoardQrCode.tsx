@@ -4,11 +4,14 @@
  * never a stale or wrong one.
  */
 import { Anchor, Stack, Text } from '@mantine/core';
-import { QRCodeSVG } from 'qrcode.react';
+import { lazy, Suspense } from 'react';
 import { api } from '../../../common/api/index.ts';
 import { QR_MARGIN } from '../../../common/constants.ts';
 import { messageOf } from '../../lib/api.ts';
 import { useAnonymousKey } from './api.ts';
+
+// The QR encoder is loaded when a code is first drawn, into a box already its size (docs/decisions/0741).
+const QRCodeSVG = lazy(() => import('qrcode.react').then((m) => ({ default: m.QRCodeSVG })));
 
 export function BoardQrCode({
   boardID,
@@ -27,15 +30,17 @@ export function BoardQrCode({
     <Stack gap={4} align="center" data-testid="board-qr">
       <div style={{ width: size, height: size, background: '#fff', borderRadius: 4 }}>
         {url ? (
-          <QRCodeSVG
-            value={url}
-            marginSize={QR_MARGIN}
-            size={size}
-            level="M"
-            role="img"
-            aria-label={`QR code for anonymous evaluation of ${boardName}`}
-            data-url={url}
-          />
+          <Suspense fallback={null}>
+            <QRCodeSVG
+              value={url}
+              marginSize={QR_MARGIN}
+              size={size}
+              level="M"
+              role="img"
+              aria-label={`QR code for anonymous evaluation of ${boardName}`}
+              data-url={url}
+            />
+          </Suspense>
         ) : null}
       </div>
       {key.isError && (

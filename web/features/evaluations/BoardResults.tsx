@@ -4,7 +4,7 @@
  */
 import { Group, SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core';
 import { format } from 'date-fns';
-import { useEffect, useState } from 'react';
+import { lazy, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { api, type Card } from '../../../common/api/index.ts';
 import { EVALUATIONS_REFRESH_MS } from '../../../common/constants.ts';
@@ -17,9 +17,14 @@ import { BOARD_VIEWS, calendarWeeks, evaluationsStart, twentyEightDays, type Boa
 import { CardCalendar } from './CardCalendar.tsx';
 import { CardLastThree } from './CardLastThree.tsx';
 import squareClasses from './EvaluationSquare.module.css';
-import { EvaluationModal } from './EvaluationModal.tsx';
 import { useNow } from './useNow.ts';
 import { useScheduleSlots } from '../../shared/scheduleSlots.tsx';
+import { OnDemand } from '../../components/OnDemand.tsx';
+
+// Loaded when a square is first opened (docs/decisions/0741).
+const EvaluationModal = lazy(() =>
+  import('./EvaluationModal.tsx').then((m) => ({ default: m.EvaluationModal })),
+);
 
 const isView = (value: string | null): value is BoardView => BOARD_VIEWS.some((v) => v.value === value);
 
@@ -161,7 +166,9 @@ export function BoardResults({
           )}
         </SimpleGrid>
       )}
-      <EvaluationModal evalID={opened} onClose={() => setOpened(null)} />
+      <OnDemand when={opened !== null}>
+        <EvaluationModal evalID={opened} onClose={() => setOpened(null)} />
+      </OnDemand>
     </Stack>
   );
 }

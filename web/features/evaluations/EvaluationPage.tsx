@@ -4,7 +4,7 @@
  * same-site `redirect`. An evaluation already complete opens read-only.
  */
 import { Anchor, Button, Group, Paper, Stack, Text } from '@mantine/core';
-import { useMemo, useState } from 'react';
+import { lazy, useMemo, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { api, type ResultInput } from '../../../common/api/index.ts';
 import { ErrorText } from '../../components/ErrorText.tsx';
@@ -15,13 +15,10 @@ import { paths } from '../../lib/paths.ts';
 import { safeRedirect } from '../../shared/afterLogin.ts';
 import { useBoards } from '../../shared/api/boards.ts';
 import { useCard } from '../../shared/api/cards.ts';
-import { EvaluationFeedback } from './feedback/EvaluationFeedback.tsx';
-import { GiveFeedbackModal } from './feedback/GiveFeedbackModal.tsx';
 import { NotFoundPage } from '../../shared/NotFoundPage.tsx';
 import { liveItems } from './answers.ts';
 import { useCompleteEvaluation, useEvaluation, useStartEvaluation } from './api.ts';
 import { EvaluationDetails } from './EvaluationDetails.tsx';
-import { ReportPanel } from './ReportPanel.tsx';
 import { EvaluationForm, type SignOff } from './EvaluationForm.tsx';
 import { uploadMemberSignature } from './signOff/upload.ts';
 import { signOffMessages } from '../../../common/signOff.ts';
@@ -32,6 +29,15 @@ import { useUserData } from '../../lib/queries.ts';
 import { keepingOffline } from './evidence/keepOffline.ts';
 import { readEvaluationPath } from '../../shared/readings.ts';
 import { ResultBadge } from './ResultBadge.tsx';
+import { OnDemand } from '../../components/OnDemand.tsx';
+
+// What a phone needs only after the form (docs/decisions/0741): loaded when first shown.
+const GiveFeedbackModal = lazy(() =>
+  import('./feedback/GiveFeedbackModal.tsx').then((m) => ({ default: m.GiveFeedbackModal })),
+);
+const CompletedEvaluation = lazy(() =>
+  import('./CompletedEvaluation.tsx').then((m) => ({ default: m.CompletedEvaluation })),
+);
 
 const NOT_SAVED =
   'You are offline and this device could not keep the evaluation. Please try again when online.';
@@ -89,13 +95,15 @@ function Submitted({
           </Stack>
         </Stack>
       </Paper>
-      <GiveFeedbackModal
-        opened={giving}
-        boardID={boardID}
-        evaluationID={evalID}
-        onClose={() => setGiving(false)}
-        onSent={() => navigate(back)}
-      />
+      <OnDemand when={giving}>
+        <GiveFeedbackModal
+          opened={giving}
+          boardID={boardID}
+          evaluationID={evalID}
+          onClose={() => setGiving(false)}
+          onSent={() => navigate(back)}
+        />
+      </OnDemand>
     </Page>
   );
 }
@@ -163,8 +171,9 @@ export function EvaluationPage() {
     return (
       <Page title={evaluation.cardName} size="sm">
         <EvaluationDetails evaluation={evaluation} />
-        <EvaluationFeedback evaluation={evaluation} />
-        <ReportPanel evalID={evaluation.ID} />
+        <OnDemand when fallback={<Loading label="Loading the evaluation" />}>
+          <CompletedEvaluation evaluation={evaluation} />
+        </OnDemand>
         {backLink}
       </Page>
     );

@@ -1,4 +1,5 @@
-import { Tooltip, UnstyledButton } from '@mantine/core';
+import { UnstyledButton } from '@mantine/core';
+import { Tooltip } from '../../components/Tooltip.tsx';
 import type { Evaluation } from '../../../common/api/index.ts';
 import { CheckIcon, XIcon } from '../../components/icons.tsx';
 import { inGroups } from './calendar.ts';
@@ -24,7 +25,7 @@ export function EvaluationSquare({
     ? `${squareLabel(evaluation)}, ${openActionsText(openActions)}`
     : squareLabel(evaluation);
   return (
-    <Tooltip label={label} openDelay={250} withinPortal>
+    <Tooltip label={label} openDelay={250}>
       <UnstyledButton
         className={classes.square}
         data-pass={evaluation.pass}

@@ -1,9 +1,10 @@
 /** The items of a card as an evaluator answers them: instructions, Pass/Fail checks, text and numbers. */
-import { Group, NumberInput, Paper, Radio, Stack, Text, Textarea } from '@mantine/core';
+import { Group, Paper, Radio, Stack, Text, Textarea } from '@mantine/core';
 import { useId, type CSSProperties, type ReactNode } from 'react';
 import type { CardItem } from '../../../common/api/index.ts';
 import { CheckIcon, MinusIcon, XIcon } from '../../components/icons.tsx';
 import { RichText } from '../../components/RichText.tsx';
+import { NumberField } from '../../components/NumberField.tsx';
 import type { Choice } from '../../../common/results.ts';
 import classes from './EvaluationForm.module.css';
 
@@ -157,14 +158,7 @@ export function NumericQuestion({
     <Paper component="li" withBorder p="md" className={classes.question} data-testid="question">
       <Stack gap="sm">
         <RichText html={item.content} id={`${id}-label`} fz="lg" />
-        <NumberInput
-          aria-labelledby={`${id}-label`}
-          size="md"
-          inputMode="decimal"
-          value={value}
-          onChange={onChange}
-          maw={240}
-        />
+        <NumberField aria-labelledby={`${id}-label`} size="md" value={value} onChange={onChange} maw={240} />
         {children}
       </Stack>
     </Paper>

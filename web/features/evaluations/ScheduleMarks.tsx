@@ -2,7 +2,7 @@
  * Scheduled checks not done yet (issue 13), as hollow squares beside the pass and fail squares: a missed
  * one solid red with a dash, a due one dashed; each named for what it is (web/shared/scheduleSlots).
  */
-import { Tooltip } from '@mantine/core';
+import { Tooltip } from '../../components/Tooltip.tsx';
 import type { ScheduleMark } from '../../shared/scheduleSlots.tsx';
 import classes from './EvaluationSquare.module.css';
 
@@ -14,7 +14,7 @@ export function ScheduleMarkSquare({
   size?: 'sm' | 'lg';
 }) {
   return (
-    <Tooltip label={mark.label} openDelay={250} withinPortal>
+    <Tooltip label={mark.label} openDelay={250}>
       <span
         className={classes.mark}
         data-status={mark.status}
