@@ -16,7 +16,10 @@ export default defineConfig({
     : [['list']],
   use: {
     baseURL: `http://localhost:${port}`,
-    trace: 'retain-on-failure',
+    // A failed journey keeps its trace: each step's DOM snapshot, network and console, and the failure's
+    // screenshot below. The trace's own screencast is off: capturing frames was 40% of the suite's CPU on
+    // the 2-core machine (docs/decisions/0742).
+    trace: { mode: 'retain-on-failure', screenshots: false },
     // The service worker (decision 0730) only where a journey needs it: page.route cannot see what it fetches.
     serviceWorkers: 'block',
     screenshot: 'only-on-failure',

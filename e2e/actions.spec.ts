@@ -180,6 +180,12 @@ test('an administrator raises an action on a board, sees all actions, edits and 
   await expect(dialog.getByTestId('history-entry')).toHaveCount(3);
   await expectAccessible(page, 'a cancelled action');
   await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(page).toHaveURL(/\/home\/actions$/);
+  // The tab is as it was left: still all actions.
+  await expect(
+    page.getByRole('radiogroup', { name: 'Whose actions' }).getByRole('radio', { name: 'All actions' }),
+  ).toBeChecked();
   await page.getByLabel('Status').selectOption('Cancelled');
   await expect(row).toHaveCount(1);
 });

@@ -25,7 +25,7 @@ async function addItem(page: Page, type: 'Instruction' | 'Pass/Fail', text: stri
   await expect(page.getByTestId('card-item').filter({ hasText: text })).toBeVisible();
 }
 
-test('an admin builds two cards, makes a board of them, renames it, meets each message, and deletes a card and a board', async ({
+test('an admin builds two cards, meets each naming rule, and reorders items from the keyboard', async ({
   page,
 }) => {
   const team = await seed().team();
@@ -78,9 +78,20 @@ test('an admin builds two cards, makes a board of them, renames it, meets each m
   await page.getByRole('link', { name: 'Done' }).click();
   await expect(page.getByRole('row', { name: /Forklift pre-use/ })).toContainText('Not on a board');
   await expectAccessible(page, 'cards list');
+});
+
+test('an admin makes a board of two cards, renames it, meets each message, and deletes a card and the board', async ({
+  page,
+}) => {
+  const team = await seed().team();
+  const org = encodeURIComponent(team.org.name);
+  await seed().card(team.org, { name: 'Line 2 start-up' });
+  await seed().card(team.org, { name: 'Forklift pre-use' });
+  await signInAs(page, team.admin.cookie);
+  await page.goto(`/q/${org}/home`);
+  await expect(page.getByText('You have not added any boards yet.')).toBeVisible();
 
   // A board of both cards.
-  await page.getByRole('tab', { name: 'Boards' }).click();
   await adminMode(page);
   await page.getByRole('button', { name: 'Create a new Board' }).click();
   const dialog = page.getByRole('dialog', { name: 'New Board' });

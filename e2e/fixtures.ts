@@ -2,9 +2,10 @@
  * What every journey shares: the accessibility check, seeding straight into the server's database, the
  * caught mail, and signing a seeded user in.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test as base, type Page } from '@playwright/test';
+import type { AxeResults, RunOptions } from 'axe-core';
 import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { openDatabase, type Database } from '../server/db/index.ts';
 import type { ReceivedMail } from '../server/test/smtp.ts';
@@ -12,19 +13,38 @@ import * as factories from '../server/test/factories.ts';
 
 export { expect };
 
-/** No serious or critical axe violations on the page as it is now. */
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * No serious or critical axe violations on the page as it is now. axe-core runs in the page itself, put in
+ * once per document (the app navigates without reloading, so one page load serves all its checks); the app
+ * has no frames, so nothing of @axe-core/playwright's frame-by-frame run, with its extra blank page per
+ * check, is needed (docs/decisions/0742).
+ */
 export async function expectAccessible(page: Page, label = page.url()) {
   // Colours are only final once opening dialogs and menus have finished their transitions (Mantine's
   // last 200 ms; give one that was just triggered time to start, then wait for all to end).
   await page.waitForTimeout(50);
   await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  const summary = serious.map(
-    (v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.target.join(' ')).join('\n  ')}`,
-  );
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  const violations = await page.evaluate(async (tags) => {
+    const { axe } = window as unknown as {
+      axe: { run(context: Document, options: RunOptions): Promise<AxeResults> };
+    };
+    const results = await axe.run(document, {
+      runOnly: { type: 'tag', values: tags },
+      resultTypes: ['violations'],
+    });
+    return results.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.map((n) => n.target.join(' ')),
+    }));
+  }, AXE_TAGS);
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const summary = serious.map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.targets.join('\n  ')}`);
   expect(summary, `accessibility violations on ${label}`).toEqual([]);
 }
 

@@ -1,7 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type LogEvent } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  sql,
+  type DatabaseConnection,
+  type LogEvent,
+  type SqliteDialectConfig,
+} from 'kysely';
 import pg from 'pg';
 import type { Database as DatabaseConfig } from '../config.ts';
 import type { DialectName } from './dialect.ts';
@@ -61,6 +71,30 @@ function withStatementCache(sqlite: SQLite.Database) {
   };
 }
 
+/**
+ * Transactions on SQLite take the write lock when they begin (`begin immediate`), not at their first write.
+ * A deferred transaction that reads, then writes after another process has written (a backup restore, a
+ * second server started by mistake, the journeys' seeding) fails at once with SQLITE_BUSY: the busy timeout
+ * cannot help a reader whose snapshot is stale. Taken at the start, the lock waits its turn instead. Within
+ * the process nothing changes: Kysely runs one statement or transaction at a time on the one connection.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver() {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
+
 export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Database {
   const { onQuery } = options;
   const log = onQuery
@@ -95,7 +129,10 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), log });
+  const db = new Kysely<DB>({
+    dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }),
+    log,
+  });
   // Kysely serialises the statements on the one connection; who waits for it is not counted.
   const poolStats = () => ({ max: 1, total: 1, idle: 0, waiting: 0 });
   return { db, dialect: 'sqlite', poolStats, close: () => db.destroy() };

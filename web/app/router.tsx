@@ -3,6 +3,8 @@ import { lazy, type ComponentType } from 'react';
 import { useRoutes, type RouteObject } from 'react-router';
 import { BoardViewPage } from './pages/BoardViewPage.tsx';
 import { EvaluationRoute } from './pages/EvaluationRoute.tsx';
+import { AnonymousSelectionPage } from '../features/anonymous/AnonymousSelectionPage.tsx';
+import { EvaluationSelectionPage } from '../features/evaluations/EvaluationSelectionPage.tsx';
 import { NotFoundPage } from '../shared/NotFoundPage.tsx';
 import { MemberLayout } from '../shared/gates/MemberGate.tsx';
 import { RoleGate } from '../shared/gates/RoleGate.tsx';
@@ -10,7 +12,9 @@ import { RootLayout } from './layout/RootLayout.tsx';
 
 /**
  * A page loaded when it is first opened (docs/decisions/0741): the first load carries the layout, the board
- * view and the evaluation page, the pages a phone opens most, and nothing else.
+ * view, the card pickers (member and anonymous: the QR code opens the latter) and the evaluation page, the
+ * pages a phone opens most, so that a board opened online can be evaluated offline (decision 0730), and
+ * nothing else.
  */
 function page<K extends string, P>(load: () => Promise<Record<K, ComponentType<P>>>, name: K) {
   return lazy(() => load().then((m) => ({ default: m[name] })));
@@ -39,17 +43,9 @@ const AnonymousBoardsPage = page(
   () => import('../features/anonymous/AnonymousBoardsPage.tsx'),
   'AnonymousBoardsPage',
 );
-const AnonymousSelectionPage = page(
-  () => import('../features/anonymous/AnonymousSelectionPage.tsx'),
-  'AnonymousSelectionPage',
-);
 const ThankYouPage = page(() => import('../features/anonymous/ThankYouPage.tsx'), 'ThankYouPage');
 const BoardsPanel = page(() => import('../features/boards/BoardsPanel.tsx'), 'BoardsPanel');
 const CardsPage = page(() => import('../features/cards/CardsPage.tsx'), 'CardsPage');
-const EvaluationSelectionPage = page(
-  () => import('../features/evaluations/EvaluationSelectionPage.tsx'),
-  'EvaluationSelectionPage',
-);
 const EvaluationsTab = page(() => import('../features/evaluations/EvaluationsTab.tsx'), 'EvaluationsTab');
 const FeedbackTab = page(() => import('../features/evaluations/feedback/FeedbackTab.tsx'), 'FeedbackTab');
 const LandingPage = page(() => import('../features/landing/LandingPage.tsx'), 'LandingPage');

@@ -5,6 +5,7 @@ import { SessionWatcher } from '../../features/accounts/SessionWatcher.tsx';
 import { TopBar } from './TopBar.tsx';
 import { OfflineStatus } from './OfflineStatus.tsx';
 import { PageErrorBoundary } from './PageErrorBoundary.tsx';
+import { pageKey } from './pageKey.ts';
 import { ScrollOnNavigate } from './ScrollOnNavigate.tsx';
 import { VersionBanner } from './VersionBanner.tsx';
 
@@ -23,7 +24,7 @@ export function RootLayout() {
       <main id="main" tabIndex={-1} className="app-main">
         <VersionBanner />
         <OfflineStatus />
-        <PageErrorBoundary key={pathname}>
+        <PageErrorBoundary key={pageKey(pathname)}>
           <Suspense fallback={<Loading />}>
             <Outlet />
           </Suspense>
