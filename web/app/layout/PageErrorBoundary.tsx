@@ -7,8 +7,8 @@ interface State {
 
 /**
  * A page that fails while drawing shows a message in its place, with the header and menu still there, and
- * the next page starts afresh (the boundary is keyed by the page its path shows: `pageKey`). The error goes to the
- * console for whoever debugs it.
+ * the next page starts afresh (the boundary is keyed by the page its path shows: `pageKey`). The error goes
+ * to the console for whoever debugs it.
  */
 export class PageErrorBoundary extends Component<{ children: ReactNode }, State> {
   override state: State = { failed: false };
