@@ -27,7 +27,7 @@ async function main() {
 
   let database: Database;
   try {
-    database = await openAndMigrate(config.database);
+    database = await openAndMigrate(config.database, { backgroundCheckpoint: true });
   } catch (error) {
     console.error(describeDatabaseError(config, error));
     process.exit(1);

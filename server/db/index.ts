@@ -16,6 +16,7 @@ import pg from 'pg';
 import type { Database as DatabaseConfig } from '../config.ts';
 import type { DialectName } from './dialect.ts';
 import { migrateToLatest } from './migrate.ts';
+import { startCheckpointer, type Checkpointer } from './sqliteCheckpointer.ts';
 import type { DB } from './schema.ts';
 
 export type { DB } from './schema.ts';
@@ -34,6 +35,8 @@ export interface Database {
   dialect: DialectName;
   poolStats(): PoolStats;
   close(): Promise<void>;
+  /** SQLite with backgroundCheckpoint: the worker that checkpoints the write-ahead log. */
+  checkpointer?: Checkpointer;
 }
 
 // int8 (bigint ids, epoch-ms times, counts) as JavaScript numbers: all stay far below 2^53.
@@ -44,6 +47,11 @@ export interface OpenOptions {
   poolSize?: number;
   /** Called with the SQL of every statement run (the tenancy check records them). */
   onQuery?: (sql: string) => void;
+  /**
+   * SQLite: checkpoint the write-ahead log in a worker thread rather than in whichever commit crosses the
+   * threshold (docs/decisions/0745). For the process that serves the file; tests and tools leave it off.
+   */
+  backgroundCheckpoint?: boolean;
 }
 
 const STATEMENT_CACHE_SIZE = 500;
@@ -133,14 +141,22 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }),
     log,
   });
+  const checkpointer =
+    options.backgroundCheckpoint && config.file !== ':memory:'
+      ? startCheckpointer(sqlite, config.file)
+      : null;
   // Kysely serialises the statements on the one connection; who waits for it is not counted.
   const poolStats = () => ({ max: 1, total: 1, idle: 0, waiting: 0 });
-  return { db, dialect: 'sqlite', poolStats, close: () => db.destroy() };
+  const close = async () => {
+    await checkpointer?.stop();
+    await db.destroy();
+  };
+  return { db, dialect: 'sqlite', poolStats, close, ...(checkpointer ? { checkpointer } : {}) };
 }
 
 /** Opens, checks the connection and migrates: what the server does at start. */
-export async function openAndMigrate(config: DatabaseConfig): Promise<Database> {
-  const database = openDatabase(config);
+export async function openAndMigrate(config: DatabaseConfig, options: OpenOptions = {}): Promise<Database> {
+  const database = openDatabase(config, options);
   try {
     // A connection problem is reported as such, before any migration is tried.
     await sql`select 1`.execute(database.db);

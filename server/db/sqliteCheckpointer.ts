@@ -1,0 +1,107 @@
+/**
+ * SQLite's write-ahead log copied back into the database file by a worker thread instead of by the request
+ * whose commit happens to cross the threshold (docs/decisions/0745). With automatic checkpoints, one commit
+ * in every few dozen also copies a thousand pages and syncs the file: measured as add-results' slowest
+ * answers. Here the server's connection stops checkpointing (`wal_autocheckpoint = 0`) and a worker with a
+ * connection of its own runs a PASSIVE checkpoint (never waits for, nor blocks, the server's readers and
+ * writer) every CHECKPOINT_EVERY_MS, or sooner when asked. Should the worker ever stop, the server's
+ * connection checkpoints automatically again. Only the one process that owns the SQLite file runs it.
+ */
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type SQLite from 'better-sqlite3';
+
+export const CHECKPOINT_EVERY_MS = 1_000;
+/** The WAL file is cut back to this size once its frames are all copied (it never shrinks otherwise). */
+export const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
+const AUTOCHECKPOINT_PAGES = 1_000;
+
+// Plain JavaScript, evaluated as the worker (the same under tsx and compiled): no TypeScript to load.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const SQLite = require(workerData.driver);
+const db = new SQLite(workerData.file);
+db.pragma('busy_timeout = 1000');
+const checkpoint = () => {
+  try {
+    const [row] = db.pragma('wal_checkpoint(PASSIVE)');
+    parentPort.postMessage({ busy: row.busy, log: row.log, checkpointed: row.checkpointed });
+  } catch (error) {
+    parentPort.postMessage({ error: String(error && error.message || error) });
+  }
+};
+const timer = setInterval(checkpoint, workerData.everyMs);
+parentPort.on('message', (message) => {
+  if (message === 'checkpoint') checkpoint();
+  if (message === 'stop') { clearInterval(timer); db.close(); parentPort.close(); }
+});
+`;
+
+export interface CheckpointReport {
+  busy: number;
+  /** Frames in the WAL, and how many of them are now in the database file. */
+  log: number;
+  checkpointed: number;
+}
+
+export interface Checkpointer {
+  /** Asks for a checkpoint now; resolves with its outcome. */
+  checkpoint(): Promise<CheckpointReport>;
+  /** Stops the worker and gives checkpoints back to the connection. */
+  stop(): Promise<void>;
+  /** The thread itself (its exit is what the tests provoke). */
+  readonly worker: Worker;
+}
+
+export function startCheckpointer(
+  connection: SQLite.Database,
+  file: string,
+  options: { everyMs?: number } = {},
+): Checkpointer {
+  connection.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { file, everyMs: options.everyMs ?? CHECKPOINT_EVERY_MS, driver: driverPath() },
+  });
+  // The worker must never keep the process alive, nor take it down.
+  worker.unref();
+  let waiting: { resolve(report: CheckpointReport): void; reject(error: Error): void }[] = [];
+  let stopped = false;
+  const restoreAutomatic = () => {
+    if (connection.open) connection.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
+  };
+  worker.on('message', (message: CheckpointReport | { error: string }) => {
+    const answered = waiting;
+    waiting = [];
+    for (const { resolve, reject } of answered)
+      if ('error' in message) reject(new Error(message.error));
+      else resolve(message);
+  });
+  worker.on('error', () => restoreAutomatic());
+  worker.on('exit', () => {
+    if (!stopped) restoreAutomatic();
+  });
+  connection.pragma('wal_autocheckpoint = 0');
+  return {
+    worker,
+    checkpoint() {
+      return new Promise((resolve, reject) => {
+        waiting.push({ resolve, reject });
+        worker.postMessage('checkpoint');
+      });
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      restoreAutomatic();
+      const exited = new Promise((resolve) => worker.once('exit', resolve));
+      worker.postMessage('stop');
+      await exited;
+    },
+  };
+}
+
+/** better-sqlite3's own entry, so the worker loads the same driver as the server. */
+function driverPath(): string {
+  return fileURLToPath(import.meta.resolve('better-sqlite3'));
+}
