@@ -45,8 +45,8 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
 
 export interface OpenOptions {
   poolSize?: number;
-  /** Called with the SQL of every statement run (the tenancy check records them). */
-  onQuery?: (sql: string) => void;
+  /** Called with the SQL of every statement run and its time (the tenancy check and the benches record them). */
+  onQuery?: (sql: string, milliseconds: number) => void;
   /**
    * SQLite: checkpoint the write-ahead log in a worker thread rather than in whichever commit crosses the
    * threshold (docs/decisions/0745). For the process that serves the file; tests and tools leave it off.
@@ -107,7 +107,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
   const { onQuery } = options;
   const log = onQuery
     ? (event: LogEvent) => {
-        if (event.level === 'query') onQuery(event.query.sql);
+        if (event.level === 'query') onQuery(event.query.sql, event.queryDurationMillis);
       }
     : undefined;
   if (config.kind === 'postgres') {
