@@ -261,6 +261,8 @@ export interface EvaluationCountsTable {
   slot: number;
   passed: number;
   failed: number;
+  /** Which of the row's shards (migration 0028, decision 0746): a range's figures are the sum of all its rows. */
+  shard: ColumnType<number, number | undefined, number>;
 }
 
 /**
@@ -276,6 +278,8 @@ export interface EvaluationTotalsTable {
   slot: number;
   passed: number;
   failed: number;
+  /** Which of the row's shards (migration 0028, decision 0746): a range's figures are the sum of all its rows. */
+  shard: ColumnType<number, number | undefined, number>;
 }
 
 /**
@@ -295,6 +299,8 @@ export interface ItemTotalsTable {
   failed: number;
   na: number;
   answers: number;
+  /** Which of the row's shards (migration 0028, decision 0746): a range's figures are the sum of all its rows. */
+  shard: ColumnType<number, number | undefined, number>;
 }
 
 export interface AnonymousKeysTable {

@@ -278,6 +278,7 @@ export async function buildEvaluation(
     await countEvaluation(
       env.db,
       {
+        id: row.id,
         orgId: org.id,
         boardId: overrides.board.id,
         cardId: overrides.card.id,
@@ -310,7 +311,7 @@ export async function buildEvaluation(
     if (completedAt !== null) {
       await countItemResults(
         env.db,
-        { orgId: org.id, boardId: overrides.board.id, completedAt },
+        { id: row.id, orgId: org.id, boardId: overrides.board.id, completedAt },
         results.map((r) => ({
           item_id: r.item_id,
           item_type: r.item_type,

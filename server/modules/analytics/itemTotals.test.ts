@@ -70,15 +70,27 @@ async function allResults(env: Pick<TestEnv, 'db'>, orgId: number): Promise<Resu
   }));
 }
 
-/** item_totals as stored (rows emptied by deletions dropped), and as recounted here from every result. */
+/**
+ * item_totals as stored, each key's shards summed (decision 0746; keys emptied by deletions dropped), and as
+ * recounted here from every result.
+ */
 async function totalsAgainstResults(env: Pick<TestEnv, 'db'>, orgId: number) {
   const stored = (
     await env.db
       .selectFrom('item_totals')
-      .selectAll()
+      .select(['board_id', 'item_id', 'unit', 'slot', 'kind'])
+      .select((eb) => [
+        eb.fn.sum<number>('passed').as('passed'),
+        eb.fn.sum<number>('failed').as('failed'),
+        eb.fn.sum<number>('na').as('na'),
+        eb.fn.sum<number>('answers').as('answers'),
+      ])
       .where('org_id', '=', orgId)
-      .where((eb) =>
-        eb.or([eb('passed', '!=', 0), eb('failed', '!=', 0), eb('na', '!=', 0), eb('answers', '!=', 0)]),
+      .groupBy(['board_id', 'item_id', 'unit', 'slot', 'kind'])
+      .having((eb) =>
+        eb.or(
+          (['passed', 'failed', 'na', 'answers'] as const).map((column) => eb(eb.fn.sum(column), '!=', 0)),
+        ),
       )
       .execute()
   )

@@ -27,13 +27,18 @@ function setting(overrides: Partial<DashboardSettingInput> = {}): DashboardSetti
   };
 }
 
-/** evaluation_counts and evaluation_totals as stored (rows emptied by deletions dropped), and as recounted here from the evaluations. */
+/**
+ * evaluation_counts and evaluation_totals as stored, each key's shards summed (decision 0746; keys emptied by
+ * deletions dropped), and as recounted here from the evaluations.
+ */
 async function countsAgainstEvaluations(env: Pick<TestEnv, 'db'>, orgId: number) {
   const stored = await env.db
     .selectFrom('evaluation_counts')
-    .selectAll()
+    .select(['board_id', 'card_id', 'slot'])
+    .select((eb) => [eb.fn.sum<number>('passed').as('passed'), eb.fn.sum<number>('failed').as('failed')])
     .where('org_id', '=', orgId)
-    .where((eb) => eb.or([eb('passed', '!=', 0), eb('failed', '!=', 0)]))
+    .groupBy(['board_id', 'card_id', 'slot'])
+    .having((eb) => eb.or([eb(eb.fn.sum('passed'), '!=', 0), eb(eb.fn.sum('failed'), '!=', 0)]))
     .execute();
   const evaluations = await env.db
     .selectFrom('evaluations')
@@ -58,9 +63,11 @@ async function countsAgainstEvaluations(env: Pick<TestEnv, 'db'>, orgId: number)
   // evaluation_totals: the organisation (board 0) and each board, by UTC hour (unit 1) and day (unit 2).
   const totals = await env.db
     .selectFrom('evaluation_totals')
-    .selectAll()
+    .select(['unit', 'board_id', 'card_id', 'slot'])
+    .select((eb) => [eb.fn.sum<number>('passed').as('passed'), eb.fn.sum<number>('failed').as('failed')])
     .where('org_id', '=', orgId)
-    .where((eb) => eb.or([eb('passed', '!=', 0), eb('failed', '!=', 0)]))
+    .groupBy(['unit', 'board_id', 'card_id', 'slot'])
+    .having((eb) => eb.or([eb(eb.fn.sum('passed'), '!=', 0), eb(eb.fn.sum('failed'), '!=', 0)]))
     .execute();
   for (const e of evaluations) {
     for (const [unit, ms] of [

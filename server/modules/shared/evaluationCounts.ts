@@ -3,13 +3,28 @@
  * evaluation calls countEvaluation in the same transaction. Unfinished evaluations are never counted, so
  * purging them changes nothing here.
  */
+import { PostgresAdapter } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import { SLOT_MS } from '../../db/migrations/0005_analytics.ts';
 import { TOTAL_UNITS, UNIT_CODES } from '../../db/migrations/0010_evaluation_totals.ts';
 
 export { SLOT_MS };
 
+/** PostgreSQL: the counters' rows of a key are spread over this many shards (decision 0746). */
+export const COUNTER_SHARDS = 8;
+
+/**
+ * The shard an evaluation's counts go to: by its id, so its deletion subtracts from the rows its completion
+ * added to. On PostgreSQL, completions of different shards never wait on each other's row locks; SQLite has
+ * one writer at a time anyway, so it keeps one shard and its reports read the fewest rows.
+ */
+export function counterShard(db: Db, evaluationId: number): number {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? evaluationId % COUNTER_SHARDS : 0;
+}
+
 export interface CountedEvaluation {
+  /** The evaluation's id: it chooses the shard. */
+  id: number;
   orgId: number;
   boardId: number;
   cardId: number;
@@ -26,6 +41,7 @@ export interface CountedEvaluation {
  */
 export async function countEvaluation(db: Db, evaluation: CountedEvaluation, delta: 1 | -1): Promise<void> {
   const slot = Math.floor(evaluation.completedAt / SLOT_MS);
+  const shard = counterShard(db, evaluation.id);
   const passed = evaluation.pass ? delta : 0;
   const failed = evaluation.pass ? 0 : delta;
   const row = (boardId: number, cardId: number) => ({
@@ -33,6 +49,7 @@ export async function countEvaluation(db: Db, evaluation: CountedEvaluation, del
     board_id: boardId,
     card_id: cardId,
     slot,
+    shard,
     passed,
     failed,
   });
@@ -45,7 +62,7 @@ export async function countEvaluation(db: Db, evaluation: CountedEvaluation, del
       row(0, 0),
     ])
     .onConflict((oc) =>
-      oc.columns(['org_id', 'board_id', 'card_id', 'slot']).doUpdateSet((eb) => ({
+      oc.columns(['org_id', 'board_id', 'card_id', 'slot', 'shard']).doUpdateSet((eb) => ({
         passed: eb('evaluation_counts.passed', '+', eb.ref('excluded.passed')),
         failed: eb('evaluation_counts.failed', '+', eb.ref('excluded.failed')),
       })),
@@ -57,6 +74,7 @@ export async function countEvaluation(db: Db, evaluation: CountedEvaluation, del
     board_id: boardId,
     card_id: cardId,
     slot: Math.floor(slot / TOTAL_UNITS[unit]),
+    shard,
     passed,
     failed,
   });
@@ -71,7 +89,7 @@ export async function countEvaluation(db: Db, evaluation: CountedEvaluation, del
       ]),
     )
     .onConflict((oc) =>
-      oc.columns(['org_id', 'unit', 'board_id', 'card_id', 'slot']).doUpdateSet((eb) => ({
+      oc.columns(['org_id', 'unit', 'board_id', 'card_id', 'slot', 'shard']).doUpdateSet((eb) => ({
         passed: eb('evaluation_totals.passed', '+', eb.ref('excluded.passed')),
         failed: eb('evaluation_totals.failed', '+', eb.ref('excluded.failed')),
       })),

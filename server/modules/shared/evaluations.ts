@@ -393,13 +393,20 @@ export async function completeEvaluation(
   // Last, so the analytics totals' rows are locked only until the commit that follows.
   await countItemResults(
     db,
-    { orgId: caller.orgId, boardId: evaluation.board_id, completedAt: now },
+    { id: evaluation.id, orgId: caller.orgId, boardId: evaluation.board_id, completedAt: now },
     rows,
     1,
   );
   await countEvaluation(
     db,
-    { orgId: caller.orgId, boardId: evaluation.board_id, cardId: evaluation.card_id, completedAt: now, pass },
+    {
+      id: evaluation.id,
+      orgId: caller.orgId,
+      boardId: evaluation.board_id,
+      cardId: evaluation.card_id,
+      completedAt: now,
+      pass,
+    },
     1,
   );
   await enqueueEvents(
@@ -490,13 +497,19 @@ export async function deleteEvaluation(
     // The results this deletion removed (decision 0627), so a racing copy subtracts nothing.
     await countItemResults(
       db,
-      { orgId: caller.orgId, boardId: evaluation.board_id, completedAt: deleted.completed_at },
+      {
+        id: evaluation.id,
+        orgId: caller.orgId,
+        boardId: evaluation.board_id,
+        completedAt: deleted.completed_at,
+      },
       results,
       -1,
     );
     await countEvaluation(
       db,
       {
+        id: evaluation.id,
         orgId: caller.orgId,
         boardId: evaluation.board_id,
         cardId: evaluation.card_id,

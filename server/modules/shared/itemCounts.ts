@@ -7,6 +7,7 @@
 import type { Db } from '../../db/index.ts';
 import { SLOT_MS } from '../../db/migrations/0005_analytics.ts';
 import { ITEM_UNITS } from '../../db/migrations/0027_item_totals.ts';
+import { counterShard } from './evaluationCounts.ts';
 
 export interface CountedResult {
   item_id: number;
@@ -22,11 +23,12 @@ export interface CountedResult {
  */
 export async function countItemResults(
   db: Db,
-  evaluation: { orgId: number; boardId: number; completedAt: number },
+  evaluation: { id: number; orgId: number; boardId: number; completedAt: number },
   results: readonly CountedResult[],
   delta: 1 | -1,
 ): Promise<void> {
   const quarter = Math.floor(evaluation.completedAt / SLOT_MS);
+  const shard = counterShard(db, evaluation.id);
   // One entry per (item, kind): an evaluation answers an item once, but a statement may not touch a row twice.
   const byItem = new Map<
     string,
@@ -58,6 +60,7 @@ export async function countItemResults(
         unit,
         slot: Math.floor(quarter / size),
         kind: e.kind,
+        shard,
         passed: e.p * delta,
         failed: e.f * delta,
         na: e.n * delta,
@@ -69,7 +72,7 @@ export async function countItemResults(
     .insertInto('item_totals')
     .values(rows)
     .onConflict((oc) =>
-      oc.columns(['org_id', 'unit', 'board_id', 'item_id', 'slot', 'kind']).doUpdateSet((eb) => ({
+      oc.columns(['org_id', 'unit', 'board_id', 'item_id', 'slot', 'kind', 'shard']).doUpdateSet((eb) => ({
         passed: eb('item_totals.passed', '+', eb.ref('excluded.passed')),
         failed: eb('item_totals.failed', '+', eb.ref('excluded.failed')),
         na: eb('item_totals.na', '+', eb.ref('excluded.na')),
