@@ -1,40 +1,23 @@
 /**
  * Streamed .xlsx exports (docs/decisions/0204-excel-export.md): rows are read from the database in keyset
- * batches and written through exceljs's streaming WorkbookWriter into the stream the client downloads, so
- * memory stays flat whatever the export's size. Strings are written as plain string values, never as
- * formulas, whatever they start with.
+ * batches and written through our own streaming writer (xlsxWriter.ts, decision 0744) into the stream the
+ * client downloads, so memory stays flat whatever the export's size. Strings are always written as text,
+ * never as formulas, whatever they start with.
  */
 import { PassThrough, type Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
 import { tzOffset } from '@date-fns/tz';
 import type { FastifyBaseLogger } from 'fastify';
 import { PRODUCT_NAME } from '../../../common/constants.ts';
 import { badRequest } from '../../errors.ts';
 import type { FileAnswer } from '../../http/handlers.ts';
+import { XlsxWriter, type CellValue, type Column } from './xlsxWriter.ts';
+
+export type { CellValue, Column, LinkValue } from './xlsxWriter.ts';
 
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** How the exports show dates and times in Excel. */
 export const DATE_FORMAT = 'yyyy-mm-dd hh:mm:ss';
 export const workbookMessages = { unknownTimeZone: 'Unknown time zone.' };
-
-/** A cell: text (always a plain string cell), a number, a date, or nothing. */
-/** A hyperlink cell (issue 12: a link to each photo); its address is the server's own, never a user's text. */
-export interface LinkValue {
-  text: string;
-  hyperlink: string;
-}
-export type CellValue = string | number | Date | LinkValue | null;
-
-export interface Column {
-  header: string;
-  width: number;
-  /** An Excel number format, for date columns. */
-  numFmt?: string;
-}
-
-const ROWS_PER_YIELD = 100;
-// Unsent, compressed-or-not bytes the export may hold before it waits for the client (backpressure).
-const BACKLOG_LIMIT = 1024 * 1024;
 
 /** Times in the requested IANA zone (or UTC): an Excel date has no zone, so it is written as wall time. */
 export class WallClock {
@@ -52,7 +35,7 @@ export class WallClock {
     this.utc = this.timeZone === 'UTC' || this.timeZone === 'Etc/UTC';
   }
 
-  /** A Date whose UTC fields are the wall time in the zone (what exceljs writes as the Excel date). */
+  /** A Date whose UTC fields are the wall time in the zone (what the writer writes as the Excel date). */
   wall(ms: number): Date {
     if (this.utc) return new Date(ms);
     // Offsets change at most on quarter hours: one Intl lookup per quarter hour of data.
@@ -106,18 +89,6 @@ export function plainText(html: string): string {
   return text;
 }
 
-/** Resolves after the event loop has turned, and only once the zip's backlog is small (or the client left). */
-async function pace(entry: { _writableState?: { length: number } } | undefined, out: PassThrough) {
-  await new Promise((resolve) => setImmediate(resolve));
-  // exceljs's worksheet stream writes into the zip entry without heeding backpressure: wait on it here.
-  while (
-    !out.destroyed &&
-    ((entry?._writableState?.length ?? 0) > BACKLOG_LIMIT || out.readableLength > BACKLOG_LIMIT)
-  ) {
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
-
 class ClientGone extends Error {}
 
 /**
@@ -135,46 +106,28 @@ export async function streamWorkbook(options: {
   const first = await batches.next();
 
   const out = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
-    stream: out,
-    useStyles: true,
-    // Shared strings would keep every distinct text in memory until the end.
-    useSharedStrings: false,
-    // Fast compression: the export is CPU-bound, and level 1 is within ~20% of the default's size.
-    zip: { zlib: { level: 1 } },
-  });
-  workbook.creator = PRODUCT_NAME;
-  const sheet = workbook.addWorksheet(options.sheetName, { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = options.columns.map((column) => ({
-    header: column.header,
-    width: column.width,
-    ...(column.numFmt ? { style: { numFmt: column.numFmt } } : {}),
-  }));
-  sheet.getRow(1).font = { bold: true };
-  sheet.getRow(1).commit();
-
+  let writer: XlsxWriter | undefined;
   const write = async () => {
-    let written = 0;
+    writer = new XlsxWriter(out, {
+      sheetName: options.sheetName,
+      columns: options.columns,
+      creator: PRODUCT_NAME,
+      dateFormat: DATE_FORMAT,
+    });
     let result = first;
-    const entry = () =>
-      (sheet as unknown as { stream?: { pipes?: { _writableState?: { length: number } }[] } }).stream
-        ?.pipes?.[0];
     while (!result.done) {
       for (const values of result.value) {
         if (out.destroyed) throw new ClientGone();
-        sheet.addRow(values).commit();
-        if (++written % ROWS_PER_YIELD === 0) await pace(entry(), out);
+        // True every ~64 KB of sheet XML: let the response and the deflater have their turn, and wait while
+        // more than the backlog limit (1 MB) is unsent (backpressure).
+        if (writer.addRow(values)) await writer.drained();
       }
       result = await batches.next();
     }
-    sheet.commit();
-    await workbook.commit();
+    await writer.end();
   };
-  // The zip keeps writing into `out` after a client has gone; its complaints are expected then.
-  (workbook as unknown as { zip: NodeJS.EventEmitter }).zip.on('error', (error: Error) => {
-    if (!out.destroyed) out.destroy(error);
-  });
   write().catch(async (error: unknown) => {
+    writer?.destroy();
     await Promise.resolve(batches.return?.()).catch(() => {});
     if (error instanceof ClientGone) return;
     log.error({ err: error }, 'Excel export failed');
