@@ -283,7 +283,7 @@ describe('streaming', () => {
     const xml = unzipped(file).get('xl/worksheets/sheet1.xml')!.data.toString('utf8');
     expect(xml.match(/<row /g)).toHaveLength(count + 1);
     expect(xml).toContain(`<row r="${count + 1}"><c r="A${count + 1}"><v>${count - 1}</v></c>`);
-  });
+  }, 60_000);
 
   it('stops when nobody reads, and stops for good when the client goes away', async () => {
     const state = { pulled: 0, closed: false };

@@ -20,8 +20,8 @@ const VERSION = 20;
 const LEVEL = 1;
 
 export class ZipLimitError extends Error {
-  constructor(what: string) {
-    super(`The file is too large: ${what} is past the ZIP format's 4 GB limit (ZIP64 is not written).`);
+  constructor(what: string, limit = '4 GB') {
+    super(`The file is too large: ${what} is past the ZIP format's ${limit} limit (ZIP64 is not written).`);
   }
 }
 
@@ -71,7 +71,7 @@ export class ZipStream {
 
   private entry(name: string, flags: number): Entry {
     if (this.streaming) throw new Error('zip: a streamed entry is still open');
-    if (this.entries.length >= ENTRIES_MAX) throw new ZipLimitError('the number of files');
+    if (this.entries.length >= ENTRIES_MAX) throw new ZipLimitError('the number of files', '65,535 files');
     return { name: Buffer.from(name, 'utf8'), flags, crc: 0, compressed: 0, size: 0, offset: this.offset };
   }
 
