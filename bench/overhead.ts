@@ -4,7 +4,9 @@
  *   the same driver running the same SELECTs (bench/bare-server.ts), in A B A B order, as requests per
  *   second of a closed loop of BENCH_AB_CONNECTIONS connections for BENCH_AB_SECONDS a round;
  * - get-excel's rows per second against a bare exceljs streaming writer writing the same rows (the same
- *   join, read with the same driver, the same writer options) in this process.
+ *   join, read with the same driver) in this process: issue 15's named reference. The export used this
+ *   writer with these options until decision 0744; it now writes with its own (server/modules/shared/
+ *   xlsxWriter.ts), and the reference stays exceljs.
  */
 import { fork } from 'node:child_process';
 import { Writable } from 'node:stream';
