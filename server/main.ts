@@ -34,6 +34,7 @@ async function main() {
   }
 
   const { app, services } = await buildApp({ config, database });
+  database.checkpointer?.reportProblemsTo((problem, error) => app.log.error({ err: error }, problem));
   const stopJobs = startJobs(services, allJobs, app.log, config.jobsPollSeconds * 1000);
   const stopWebhooks = startWebhookDelivery(services, app.log);
   const shutdown = async () => {

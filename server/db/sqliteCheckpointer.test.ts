@@ -83,9 +83,16 @@ describe('SQLite checkpoints in a worker', () => {
       expect(autocheckpoint()).toBe(1_000);
 
       const dying = startCheckpointer(connection, file);
+      const problems: string[] = [];
+      dying.reportProblemsTo((problem) => problems.push(problem));
       expect(autocheckpoint()).toBe(0);
       await dying.worker.terminate();
       await expect.poll(autocheckpoint).toBe(1_000);
+      // Told to the server's log, and a checkpoint asked for now fails instead of waiting for ever.
+      expect(problems).toEqual([
+        'SQLite checkpoint worker stopped; the connection checkpoints by itself again',
+      ]);
+      await expect(dying.checkpoint()).rejects.toThrow();
     } finally {
       connection.close();
     }

@@ -51,6 +51,8 @@ export interface Checkpointer {
   stop(): Promise<void>;
   /** The thread itself (its exit is what the tests provoke). */
   readonly worker: Worker;
+  /** Where a failed checkpoint, or the worker's end, is told (the server's log); untold before it is set. */
+  reportProblemsTo(listener: (problem: string, error: Error) => void): void;
 }
 
 export function startCheckpointer(
@@ -67,25 +69,45 @@ export function startCheckpointer(
   worker.unref();
   let waiting: { resolve(report: CheckpointReport): void; reject(error: Error): void }[] = [];
   let stopped = false;
+  let report: (problem: string, error: Error) => void = () => {};
   const restoreAutomatic = () => {
     if (connection.open) connection.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
   };
   worker.on('message', (message: CheckpointReport | { error: string }) => {
     const answered = waiting;
     waiting = [];
+    const failure = 'error' in message ? new Error(message.error) : null;
+    if (failure) report('SQLite checkpoint failed; the worker tries again', failure);
     for (const { resolve, reject } of answered)
-      if ('error' in message) reject(new Error(message.error));
-      else resolve(message);
+      if (failure) reject(failure);
+      else resolve(message as CheckpointReport);
   });
-  worker.on('error', () => restoreAutomatic());
-  worker.on('exit', () => {
-    if (!stopped) restoreAutomatic();
+  worker.on('error', (error) => {
+    restoreAutomatic();
+    report('SQLite checkpoint worker failed; the connection checkpoints by itself again', error);
+  });
+  let exited = false;
+  worker.on('exit', (code) => {
+    exited = true;
+    const answered = waiting;
+    waiting = [];
+    for (const { reject } of answered) reject(new Error('The checkpoint worker has stopped.'));
+    if (stopped) return;
+    restoreAutomatic();
+    report(
+      'SQLite checkpoint worker stopped; the connection checkpoints by itself again',
+      new Error(`worker exit code ${code}`),
+    );
   });
   connection.pragma('wal_autocheckpoint = 0');
   return {
     worker,
+    reportProblemsTo(listener) {
+      report = listener;
+    },
     checkpoint() {
       return new Promise((resolve, reject) => {
+        if (exited) return reject(new Error('The checkpoint worker has stopped.'));
         waiting.push({ resolve, reject });
         worker.postMessage('checkpoint');
       });
