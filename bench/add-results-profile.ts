@@ -105,7 +105,9 @@ for (let i = 0; i < samples; i++) {
   times.push(ms);
   for (const { sql, ms: took } of statements) {
     const key = sql.slice(0, 70);
-    byStatement.set(key, [...(byStatement.get(key) ?? []), took]);
+    const list = byStatement.get(key);
+    if (list) list.push(took);
+    else byStatement.set(key, [took]);
   }
   const longest = statements.reduce((a, b) => (b.ms > a.ms ? b : a), { sql: '', ms: 0 });
   slowest.push({

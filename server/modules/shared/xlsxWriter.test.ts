@@ -17,20 +17,30 @@ async function bytesOf(body: NodeJS.ReadableStream): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** streamWorkbook's download of these batches, as the exports start it. */
+async function exportOf(
+  columns: Column[],
+  batches: AsyncIterator<Iterable<CellValue[]>>,
+  log: ReturnType<typeof quietLog>,
+  sheetName = 'Rows',
+) {
+  const answer = await streamWorkbook({
+    filename: 'x.xlsx',
+    sheetName,
+    columns,
+    batches,
+    log: log as unknown as FastifyBaseLogger,
+  });
+  return answer.file.body;
+}
+
 /** A workbook through streamWorkbook, as the exports write it. */
 async function workbookOf(columns: Column[], rows: CellValue[][], sheetName = 'Rows'): Promise<Buffer> {
   async function* batches() {
     yield rows;
   }
   const log = quietLog();
-  const answer = await streamWorkbook({
-    filename: 'x.xlsx',
-    sheetName,
-    columns,
-    batches: batches(),
-    log: log as unknown as FastifyBaseLogger,
-  });
-  const file = await bytesOf(answer.file.body);
+  const file = await bytesOf(await exportOf(columns, batches(), log, sheetName));
   expect(log.error).not.toHaveBeenCalled();
   return file;
 }
@@ -298,14 +308,7 @@ describe('streaming', () => {
       }
     }
     const log = quietLog();
-    const answer = await streamWorkbook({
-      filename: 'x.xlsx',
-      sheetName: 'Rows',
-      columns,
-      batches: batches(),
-      log: log as unknown as FastifyBaseLogger,
-    });
-    const body = answer.file.body;
+    const body = await exportOf(columns, batches(), log);
     // A few chunks are read, then nothing: the export stops after about the backlog limit (1 MB).
     let read = 0;
     await new Promise<void>((resolve) => {
@@ -342,14 +345,7 @@ describe('streaming', () => {
       throw new Error('database gone');
     }
     const log = quietLog();
-    const answer = await streamWorkbook({
-      filename: 'x.xlsx',
-      sheetName: 'Rows',
-      columns,
-      batches: batches(),
-      log: log as unknown as FastifyBaseLogger,
-    });
-    await expect(bytesOf(answer.file.body)).rejects.toThrow('database gone');
+    await expect(bytesOf(await exportOf(columns, batches(), log))).rejects.toThrow('database gone');
     expect(log.error).toHaveBeenCalledOnce();
   });
 });

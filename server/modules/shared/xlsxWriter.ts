@@ -110,9 +110,9 @@ export function columnName(index: number): string {
 
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
 const NS_MAIN = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+/** The relationships namespace, and the stem of every relationship type. */
 const NS_R = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 const NS_PACKAGE_RELS = 'http://schemas.openxmlformats.org/package/2006/relationships';
-const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 const CT = 'application/vnd.openxmlformats-';
 
 function contentTypes(): string {
@@ -251,12 +251,12 @@ export class XlsxWriter {
     this.zip.addFile(
       '_rels/.rels',
       relationships([
-        [`${REL}/officeDocument`, 'xl/workbook.xml'],
+        [`${NS_R}/officeDocument`, 'xl/workbook.xml'],
         [
           'http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties',
           'docProps/core.xml',
         ],
-        [`${REL}/extended-properties`, 'docProps/app.xml'],
+        [`${NS_R}/extended-properties`, 'docProps/app.xml'],
       ]),
     );
     this.zip.addFile('docProps/app.xml', appProperties(creator));
@@ -265,8 +265,8 @@ export class XlsxWriter {
     this.zip.addFile(
       'xl/_rels/workbook.xml.rels',
       relationships([
-        [`${REL}/worksheet`, 'worksheets/sheet1.xml'],
-        [`${REL}/styles`, 'styles.xml'],
+        [`${NS_R}/worksheet`, 'worksheets/sheet1.xml'],
+        [`${NS_R}/styles`, 'styles.xml'],
       ]),
     );
     this.zip.addFile('xl/styles.xml', styles(numFmts));
@@ -392,7 +392,7 @@ export class XlsxWriter {
       this.xml = XML_HEAD + `<Relationships xmlns="${NS_PACKAGE_RELS}">`;
       for (let i = 0; i < links.length; i += 2) {
         await this.append(
-          `<Relationship Id="rId${i / 2 + 1}" Type="${REL}/hyperlink" Target="${escapeXml(links[i + 1]!)}" TargetMode="External"/>`,
+          `<Relationship Id="rId${i / 2 + 1}" Type="${NS_R}/hyperlink" Target="${escapeXml(links[i + 1]!)}" TargetMode="External"/>`,
         );
       }
       this.xml += '</Relationships>';
