@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
-import { buildTeam } from '../test/factories.ts';
+import { IDEMPOTENCY_TTL_MS } from '../../common/constants.ts';
+import { buildTeam, signIn } from '../test/factories.ts';
 import { call, describeEachDatabase } from '../test/harness.ts';
 
 describeEachDatabase('idempotency', (env) => {
@@ -87,6 +88,50 @@ describeEachDatabase('idempotency', (env) => {
       { cookie: team.admin.cookie, idempotencyKey: 'action-3' },
     );
     expect(again.status).toBe(400);
+  });
+
+  it('treats a key older than its time to live as new: the call applies again, and its retry replays', async () => {
+    const team = await buildTeam(env);
+    const body = (email: string) => ({
+      email,
+      isViewOnly: true,
+      isEvaluator: false,
+      isAdmin: false,
+      isOwner: false,
+    });
+    const first = `old-${team.org.id}@example.com`;
+    const second = `new-${team.org.id}@example.com`;
+    expect(
+      (await call(env, 'addUser', body(first), { cookie: team.admin.cookie, idempotencyKey: 'aged' })).status,
+    ).toBe(200);
+    env.clock.advance(IDEMPOTENCY_TTL_MS + 1);
+    const cookie = await signIn(env, team.admin); // the first session has ended by now
+    // The same key a day later, with another body: not a reuse (422) but a new request.
+    const later = await call(env, 'addUser', body(second), {
+      cookie,
+      idempotencyKey: 'aged',
+    });
+    expect(later.status).toBe(200);
+    expect(later.headers['idempotent-replayed']).toBeUndefined();
+    const retry = await call(env, 'addUser', body(second), {
+      cookie,
+      idempotencyKey: 'aged',
+    });
+    expect(retry).toMatchObject({ status: 200, body: later.body });
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    const users = await env.db
+      .selectFrom('users')
+      .select('email_key')
+      .where('email_key', 'in', [first, second])
+      .execute();
+    expect(users.map((u) => u.email_key).sort()).toEqual([second, first].sort());
+    const records = await env.db
+      .selectFrom('idempotency_records')
+      .select('request_hash')
+      .where('idem_key', '=', 'aged')
+      .where('scope', '=', `user:${team.admin.id}`)
+      .execute();
+    expect(records).toHaveLength(1);
   });
 
   it('replays two concurrent copies of one request as one', async () => {

@@ -94,25 +94,30 @@ export async function runOnce(
   const key = call.idempotent !== false && typeof header === 'string' && header.length > 0 ? header : null;
   const scope = idempotencyScope(actor);
   const hash = requestHash(call, raw);
-  if (key) {
-    const previous = await previousAnswer(db, scope, key, hash, now);
-    if (previous) return { replayed: replay(reply, previous) };
-  }
 
-  try {
-    const body = await db.transaction().execute(async (trx) => {
+  // The key is taken by inserting its record first, in the call's transaction (no read before: a retry is
+  // rare, and the insert finds it anyway). A record already there, or a copy racing this one (PostgreSQL
+  // makes the insert wait for its commit), fails the insert; the record then answers the retry.
+  let keyTaken = false;
+  const attempt = () =>
+    db.transaction().execute(async (trx) => {
       if (key) {
-        await trx
-          .insertInto('idempotency_records')
-          .values({
-            scope,
-            idem_key: key,
-            request_hash: hash,
-            status_code: null,
-            response_body: null,
-            created_at: now,
-          })
-          .execute();
+        try {
+          await trx
+            .insertInto('idempotency_records')
+            .values({
+              scope,
+              idem_key: key,
+              request_hash: hash,
+              status_code: null,
+              response_body: null,
+              created_at: now,
+            })
+            .execute();
+        } catch (error) {
+          keyTaken = isUniqueViolation(error);
+          throw error;
+        }
       }
       const serialised = await work(trx as unknown as Db);
       if (key) {
@@ -125,13 +130,17 @@ export async function runOnce(
       }
       return serialised;
     });
-    return { body };
-  } catch (error) {
-    // Two copies of one request raced: the other committed first, so answer as it did.
-    if (key && isUniqueViolation(error)) {
+
+  for (let tries = 1; ; tries++) {
+    try {
+      return { body: await attempt() };
+    } catch (error) {
+      if (!key || !keyTaken) throw error;
+      keyTaken = false;
       const previous = await previousAnswer(db, scope, key, hash, now);
       if (previous) return { replayed: replay(reply, previous) };
+      // The record had expired (and is now deleted): the key is free for this request, once more.
+      if (tries >= 2) throw error;
     }
-    throw error;
   }
 }

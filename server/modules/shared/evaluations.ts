@@ -353,7 +353,10 @@ export async function completeEvaluation(
     .orderBy('position')
     .orderBy('id')
     .execute();
-  const photos = await photoCounts(db, caller.orgId, evaluation.id);
+  // The photos are counted only where a failed item asks for one (issue 12): each skipped read is a round trip.
+  const photos = items.some((item) => item.photo_on_fail === 1)
+    ? await photoCounts(db, caller.orgId, evaluation.id)
+    : undefined;
   const { rows, pass } = resultsToStore(items, input.results, photos);
   // A card requiring sign-off (issue 13): the drawn signature and the typed name, both, or nothing is written.
   const card = await db
@@ -363,8 +366,9 @@ export async function completeEvaluation(
     .where('id', '=', evaluation.card_id)
     .executeTakeFirst();
   const signedName = input.signedName?.trim() ? input.signedName.trim() : null;
-  const missing = missingSignOff(card?.sign_off_required === 1, {
-    signature: await hasSignature(db, caller.orgId, evaluation.id),
+  const signOffRequired = card?.sign_off_required === 1;
+  const missing = missingSignOff(signOffRequired, {
+    signature: signOffRequired && (await hasSignature(db, caller.orgId, evaluation.id)),
     signedName,
   });
   if (missing) throw badRequest(missing, 'signOff');
