@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['server/**/*.test.ts', 'common/**/*.test.ts', 'web/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
     setupFiles: ['./vitest.setup.ts'],
+    globalSetup: ['./server/test/globalSetup.ts'],
     environment: 'node',
     pool: 'forks',
     testTimeout: 30_000,

@@ -4,9 +4,17 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { openDatabase, type Database } from '../db/index.ts';
 import type { DialectName } from '../db/dialect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The migrated PostgreSQL database the suites' databases are copied from ('' without PostgreSQL). */
+    postgresTemplate: string;
+  }
+}
 
 export const TEST_DIALECTS: DialectName[] = process.env.TEST_DATABASE_URL
   ? ['sqlite', 'postgres']
@@ -19,7 +27,7 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-async function adminQuery(text: string) {
+export async function adminQuery(text: string) {
   const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
   await client.connect();
   try {
@@ -40,11 +48,13 @@ export async function createTestDatabase(
     return { database, location: ':memory:', drop: () => database.close() };
   }
   const name = `checkboard_test_${process.pid}_${randomBytes(6).toString('hex')}`;
-  await adminQuery(`create database ${name}`);
+  // A migrated database is copied from the run's template (server/test/globalSetup.ts) when there is one.
+  const template = migrate ? inject('postgresTemplate') : '';
+  await adminQuery(template ? `create database ${name} template ${template}` : `create database ${name}`);
   const url = new URL(process.env.TEST_DATABASE_URL!);
   url.pathname = `/${name}`;
   const database = openDatabase({ kind: 'postgres', url: url.toString() }, { poolSize: 5, ...options });
-  if (migrate) await migrateToLatest(database.db, 'postgres');
+  if (migrate && !template) await migrateToLatest(database.db, 'postgres');
   return {
     database,
     location: url.toString(),
