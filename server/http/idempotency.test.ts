@@ -3,6 +3,15 @@ import { IDEMPOTENCY_TTL_MS } from '../../common/constants.ts';
 import { buildTeam, signIn } from '../test/factories.ts';
 import { call, describeEachDatabase } from '../test/harness.ts';
 
+/** add-user's body for a view-only member: the call these tests repeat. */
+const viewer = (email: string) => ({
+  email,
+  isViewOnly: true,
+  isEvaluator: false,
+  isAdmin: false,
+  isOwner: false,
+});
+
 describeEachDatabase('idempotency', (env) => {
   it('applies a call retried after its answer was lost only once, and replays the first answer', async () => {
     const team = await buildTeam(env);
@@ -22,18 +31,11 @@ describeEachDatabase('idempotency', (env) => {
 
   it('refuses the same key with a different body (422), writing nothing', async () => {
     const team = await buildTeam(env);
-    const body = (email: string) => ({
-      email,
-      isViewOnly: true,
-      isEvaluator: false,
-      isAdmin: false,
-      isOwner: false,
-    });
-    await call(env, 'addUser', body(`k1-${team.org.id}@example.com`), {
+    await call(env, 'addUser', viewer(`k1-${team.org.id}@example.com`), {
       cookie: team.admin.cookie,
       idempotencyKey: 'action-2',
     });
-    const reused = await call(env, 'addUser', body(`k2-${team.org.id}@example.com`), {
+    const reused = await call(env, 'addUser', viewer(`k2-${team.org.id}@example.com`), {
       cookie: team.admin.cookie,
       idempotencyKey: 'action-2',
     });
@@ -52,18 +54,11 @@ describeEachDatabase('idempotency', (env) => {
 
   it('keeps keys per caller: another user with the same key is a different request', async () => {
     const team = await buildTeam(env);
-    const body = (email: string) => ({
-      email,
-      isViewOnly: true,
-      isEvaluator: false,
-      isAdmin: false,
-      isOwner: false,
-    });
-    const a = await call(env, 'addUser', body(`a-${team.org.id}@example.com`), {
+    const a = await call(env, 'addUser', viewer(`a-${team.org.id}@example.com`), {
       cookie: team.admin.cookie,
       idempotencyKey: 'shared',
     });
-    const b = await call(env, 'addUser', body(`b-${team.org.id}@example.com`), {
+    const b = await call(env, 'addUser', viewer(`b-${team.org.id}@example.com`), {
       cookie: team.owner.cookie,
       idempotencyKey: 'shared',
     });
@@ -74,46 +69,36 @@ describeEachDatabase('idempotency', (env) => {
 
   it('does not store a refused call: the corrected retry with the same key applies', async () => {
     const team = await buildTeam(env);
-    const refused = await call(
-      env,
-      'addUser',
-      { email: 'bad', isViewOnly: true, isEvaluator: false, isAdmin: false, isOwner: false },
-      { cookie: team.admin.cookie, idempotencyKey: 'action-3' },
-    );
+    const refused = await call(env, 'addUser', viewer('bad'), {
+      cookie: team.admin.cookie,
+      idempotencyKey: 'action-3',
+    });
     expect(refused.status).toBe(400);
-    const again = await call(
-      env,
-      'addUser',
-      { email: 'bad', isViewOnly: true, isEvaluator: false, isAdmin: false, isOwner: false },
-      { cookie: team.admin.cookie, idempotencyKey: 'action-3' },
-    );
+    const again = await call(env, 'addUser', viewer('bad'), {
+      cookie: team.admin.cookie,
+      idempotencyKey: 'action-3',
+    });
     expect(again.status).toBe(400);
   });
 
   it('treats a key older than its time to live as new: the call applies again, and its retry replays', async () => {
     const team = await buildTeam(env);
-    const body = (email: string) => ({
-      email,
-      isViewOnly: true,
-      isEvaluator: false,
-      isAdmin: false,
-      isOwner: false,
-    });
     const first = `old-${team.org.id}@example.com`;
     const second = `new-${team.org.id}@example.com`;
     expect(
-      (await call(env, 'addUser', body(first), { cookie: team.admin.cookie, idempotencyKey: 'aged' })).status,
+      (await call(env, 'addUser', viewer(first), { cookie: team.admin.cookie, idempotencyKey: 'aged' }))
+        .status,
     ).toBe(200);
     env.clock.advance(IDEMPOTENCY_TTL_MS + 1);
     const cookie = await signIn(env, team.admin); // the first session has ended by now
     // The same key a day later, with another body: not a reuse (422) but a new request.
-    const later = await call(env, 'addUser', body(second), {
+    const later = await call(env, 'addUser', viewer(second), {
       cookie,
       idempotencyKey: 'aged',
     });
     expect(later.status).toBe(200);
     expect(later.headers['idempotent-replayed']).toBeUndefined();
-    const retry = await call(env, 'addUser', body(second), {
+    const retry = await call(env, 'addUser', viewer(second), {
       cookie,
       idempotencyKey: 'aged',
     });
@@ -137,7 +122,7 @@ describeEachDatabase('idempotency', (env) => {
   it('replays two concurrent copies of one request as one', async () => {
     const team = await buildTeam(env);
     const email = `twice-${team.org.id}@example.com`;
-    const body = { email, isViewOnly: true, isEvaluator: false, isAdmin: false, isOwner: false };
+    const body = viewer(email);
     const answers = await Promise.all([
       call(env, 'addUser', body, { cookie: team.admin.cookie, idempotencyKey: 'race' }),
       call(env, 'addUser', body, { cookie: team.admin.cookie, idempotencyKey: 'race' }),

@@ -18,15 +18,17 @@ export default async function setup(project: TestProject) {
   await adminQuery(`create database ${name}`);
   const url = new URL(process.env.TEST_DATABASE_URL);
   url.pathname = `/${name}`;
+  const drop = () => adminQuery(`drop database if exists ${name} with (force)`);
   const database = openDatabase({ kind: 'postgres', url: url.toString() }, { poolSize: 1 });
   try {
     await migrateToLatest(database.db, 'postgres');
-  } finally {
-    // A template must have no connection while it is copied.
+  } catch (error) {
     await database.close();
+    await drop(); // a failed migration leaves nothing behind
+    throw error;
   }
+  // A template must have no connection while it is copied.
+  await database.close();
   project.provide('postgresTemplate', name);
-  return async () => {
-    await adminQuery(`drop database if exists ${name} with (force)`);
-  };
+  return drop;
 }
