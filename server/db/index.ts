@@ -17,6 +17,7 @@ import type { Database as DatabaseConfig } from '../config.ts';
 import type { DialectName } from './dialect.ts';
 import { migrateToLatest } from './migrate.ts';
 import { startCheckpointer, type Checkpointer } from './sqliteCheckpointer.ts';
+import { driverDatabase } from './sqliteStatements.ts';
 import type { DB } from './schema.ts';
 
 export type { DB } from './schema.ts';
@@ -52,31 +53,6 @@ export interface OpenOptions {
    * threshold (docs/decisions/0745). For the process that serves the file; tests and tools leave it off.
    */
   backgroundCheckpoint?: boolean;
-}
-
-const STATEMENT_CACHE_SIZE = 500;
-
-/**
- * Kysely's SQLite driver prepares every statement anew; preparing was 6% of a get-boards request's CPU
- * (bench/README.md). The app runs a few hundred distinct statements, so they are kept, prepared, by their
- * text (the oldest dropped past STATEMENT_CACHE_SIZE: `in (…)` lists of other lengths are other texts).
- * A statement still being iterated is never handed out twice.
- */
-function withStatementCache(sqlite: SQLite.Database) {
-  const statements = new Map<string, SQLite.Statement>();
-  return {
-    close: () => sqlite.close(),
-    prepare(text: string): SQLite.Statement {
-      const cached = statements.get(text);
-      if (cached && !cached.busy) return cached;
-      const statement = sqlite.prepare(text);
-      if (!cached) {
-        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
-        statements.set(text, statement);
-      }
-      return statement;
-    },
-  };
 }
 
 /**
@@ -138,7 +114,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<DB>({
-    dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }),
+    dialect: new ImmediateSqliteDialect({ database: driverDatabase(sqlite) }),
     log,
   });
   const checkpointer =

@@ -1,0 +1,101 @@
+/**
+ * What Kysely's SQLite driver is handed in place of the better-sqlite3 database: statements kept prepared
+ * by their text, whose rows are read as arrays and made into objects here (docs/decisions/0749).
+ */
+import type SQLite from 'better-sqlite3';
+
+const STATEMENT_CACHE_SIZE = 500;
+const SCHEMA_CHANGE = /^\s*(create|alter|drop)\s/i;
+
+/** The part of a better-sqlite3 statement Kysely's SqliteConnection uses. */
+export interface DriverStatement {
+  readonly reader: boolean;
+  readonly busy: boolean;
+  all(parameters: readonly unknown[]): unknown[];
+  run(parameters: readonly unknown[]): SQLite.RunResult;
+  iterate(parameters: readonly unknown[]): IterableIterator<unknown>;
+}
+
+/**
+ * A reader's rows come from SQLite as arrays and are made into objects in JavaScript, with the columns'
+ * names in order (a later column of the same name wins, as better-sqlite3's own objects do). Objects built
+ * by better-sqlite3 through V8's C++ API cost about twice as much: 968 rows of the board view's 10 columns
+ * took 2.3 ms as objects, 1.2 ms as arrays and 1.4 ms as arrays made into objects here.
+ */
+class ArrayRowsStatement implements DriverStatement {
+  readonly #statement: SQLite.Statement;
+  #names: string[];
+  constructor(statement: SQLite.Statement, names: string[]) {
+    this.#statement = statement;
+    this.#names = names;
+  }
+  get reader() {
+    return true;
+  }
+  get busy() {
+    return this.#statement.busy;
+  }
+  #object(values: unknown[]): Record<string, unknown> {
+    // SQLite prepares a statement again after another connection changed the schema: `select *` may then
+    // answer other columns than were named when it was kept.
+    if (values.length !== this.#names.length) this.#names = columnNames(this.#statement);
+    const names = this.#names;
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < names.length; i++) row[names[i]!] = values[i];
+    return row;
+  }
+  all(parameters: readonly unknown[]): unknown[] {
+    const rows = this.#statement.all(parameters) as unknown[][];
+    const objects = new Array<Record<string, unknown>>(rows.length);
+    for (let i = 0; i < rows.length; i++) objects[i] = this.#object(rows[i]!);
+    return objects;
+  }
+  run(parameters: readonly unknown[]): SQLite.RunResult {
+    return this.#statement.run(parameters);
+  }
+  *iterate(parameters: readonly unknown[]): IterableIterator<unknown> {
+    for (const values of this.#statement.iterate(parameters) as IterableIterator<unknown[]>) {
+      yield this.#object(values);
+    }
+  }
+}
+
+const columnNames = (statement: SQLite.Statement) => statement.columns().map((column) => column.name);
+
+function driverStatement(statement: SQLite.Statement): DriverStatement {
+  if (!statement.reader) return statement as unknown as DriverStatement;
+  const names = columnNames(statement);
+  // A column named __proto__ would set the object's prototype here: such a statement keeps SQLite's objects.
+  if (names.includes('__proto__')) return statement as unknown as DriverStatement;
+  statement.raw(true);
+  return new ArrayRowsStatement(statement, names);
+}
+
+/**
+ * Kysely's SQLite driver prepares every statement anew; preparing was 6% of a get-boards request's CPU
+ * (bench/README.md). The app runs a few hundred distinct statements, so they are kept, prepared, by their
+ * text (the oldest dropped past STATEMENT_CACHE_SIZE: `in (…)` lists of other lengths are other texts).
+ * A statement still being iterated is never handed out twice.
+ */
+export function driverDatabase(sqlite: SQLite.Database) {
+  const statements = new Map<string, DriverStatement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(text: string): DriverStatement {
+      // A change of schema through this connection (migrations, tests' tables) forgets every kept statement,
+      // and with them the columns their rows were named by.
+      if (SCHEMA_CHANGE.test(text)) {
+        statements.clear();
+        return sqlite.prepare(text) as unknown as DriverStatement;
+      }
+      const cached = statements.get(text);
+      if (cached && !cached.busy) return cached;
+      const statement = driverStatement(sqlite.prepare(text));
+      if (!cached) {
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+        statements.set(text, statement);
+      }
+      return statement;
+    },
+  };
+}
