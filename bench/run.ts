@@ -321,7 +321,44 @@ function compileServer(): string {
 interface Server {
   child: ChildProcess;
   client: Client;
+  /** How many of a call's requests so far took at most each bucket's time, timed in the server. */
+  timesInServer(call: string): Promise<Map<number, number>>;
   stop(): Promise<void>;
+}
+
+/** The server's own request timing (/metrics, decision 0603): Fastify's request to response, no client in it. */
+const METRICS_TOKEN = `bench-metrics-${randomUUID()}`;
+
+async function readTimesInServer(port: number, call: string): Promise<Map<number, number>> {
+  const answer = await fetch(`http://127.0.0.1:${port}/metrics`, {
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  });
+  if (!answer.ok) throw new Error(`/metrics answered ${answer.status}`);
+  const buckets = new Map<number, number>();
+  for (const line of (await answer.text()).split('\n')) {
+    if (!line.startsWith('checkboard_http_request_duration_seconds_bucket{')) continue;
+    if (!line.includes(`call="${call}"`)) continue;
+    const le = /le="([^"]+)"/.exec(line)?.[1];
+    if (le === undefined || le === '+Inf') continue;
+    buckets.set(Number(le) * 1000, Number(line.slice(line.lastIndexOf(' ') + 1)));
+  }
+  return buckets;
+}
+
+/** The share of the requests between two readings that took at most 5, 10 and 25 ms in the server. */
+interface TimesInServer {
+  requests: number;
+  under: { ms: number; share: number }[];
+}
+
+function timesBetween(before: Map<number, number>, after: Map<number, number>, total: number): TimesInServer {
+  return {
+    requests: total,
+    under: [5, 10, 25].map((limit) => ({
+      ms: limit,
+      share: total ? ((after.get(limit) ?? 0) - (before.get(limit) ?? 0)) / total : 0,
+    })),
+  };
 }
 
 async function startServer(databaseUrl: string): Promise<Server> {
@@ -338,6 +375,7 @@ async function startServer(databaseUrl: string): Promise<Server> {
       APP_URL: 'http://127.0.0.1',
       SESSION_SECRET: `bench-${randomUUID()}-secret-of-enough-length`,
       LOG_LEVEL: 'warn',
+      METRICS_TOKEN,
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -349,6 +387,7 @@ async function startServer(databaseUrl: string): Promise<Server> {
   return {
     child,
     client,
+    timesInServer: (call) => readTimesInServer(port, call),
     stop: async () => {
       client.close();
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -376,6 +415,7 @@ interface Figures {
   searchPageN: Stats;
   addEvaluation: Stats;
   addResultsPaced: Stats;
+  addResultsPacedInServer: TimesInServer;
   addResultsClosed: Stats;
   getBoards: SideBySide;
   bareExcel: { rows: number; seconds: number; rowsPerSecond: number; megabytes: number };
@@ -401,10 +441,11 @@ interface Figures {
  * fast as possible.
  */
 async function addResultsUnderLoad(
-  client: Client,
+  server: Server,
   f: Fixture,
   saturation: boolean,
-): Promise<{ addEvaluation: Stats; paced: Stats; closed: Stats | undefined }> {
+): Promise<{ addEvaluation: Stats; paced: Stats; pacedInServer: TimesInServer; closed: Stats | undefined }> {
+  const { client } = server;
   const rounds = saturation ? 2 : 1;
   const started: number[][] = f.evaluators.map(() => []);
   const cards = f.evaluators.map((_, worker) =>
@@ -440,15 +481,21 @@ async function addResultsUnderLoad(
   };
   // Evaluators at work: each submits, then thinks for a random 0-2 x THINK_MS (a card takes a person
   // a minute or more; the default second is far faster than anyone evaluates).
+  const before = await server.timesInServer('addResults');
   const addResultsPaced = await load(f.evaluators.length, PER_EVALUATOR, async (worker, j) => {
     await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 * THINK_MS));
     return addResults(worker, j);
   });
+  const pacedInServer = timesBetween(
+    before,
+    await server.timesInServer('addResults'),
+    f.evaluators.length * PER_EVALUATOR,
+  );
   // Saturation: every evaluator submits again the moment the last answer arrives.
   const addResultsClosed = saturation
     ? await load(f.evaluators.length, PER_EVALUATOR, (worker, j) => addResults(worker, PER_EVALUATOR + j))
     : undefined;
-  return { addEvaluation, paced: addResultsPaced, closed: addResultsClosed };
+  return { addEvaluation, paced: addResultsPaced, pacedInServer, closed: addResultsClosed };
 }
 
 async function measure(dialect: 'sqlite' | 'postgres', databaseUrl: string, f: Fixture): Promise<Figures> {
@@ -485,7 +532,12 @@ async function measure(dialect: 'sqlite' | 'postgres', databaseUrl: string, f: F
   const searchPage1 = await sequential(SAMPLES, () => timed(search(page1), 'search page 1'));
   const searchPageN = await sequential(SAMPLES, () => timed(search(pageN), `search page ${PAGE}`));
 
-  const { addEvaluation, paced: addResultsPaced, closed } = await addResultsUnderLoad(client, f, true);
+  const {
+    addEvaluation,
+    paced: addResultsPaced,
+    pacedInServer: addResultsPacedInServer,
+    closed,
+  } = await addResultsUnderLoad(server, f, true);
   const addResultsClosed = closed!;
 
   // Per-request overhead: get-boards through the app against bare Fastify and the driver, A B A B.
@@ -555,6 +607,7 @@ async function measure(dialect: 'sqlite' | 'postgres', databaseUrl: string, f: F
     searchPageN,
     addEvaluation,
     addResultsPaced,
+    addResultsPacedInServer,
     addResultsClosed,
     getBoards,
     bareExcel: bareWriter,
@@ -601,6 +654,11 @@ function table(all: Figures[]) {
       (f) => `${ms(f.addResultsPaced.p95)} (${f.addResultsPaced.perSecond.toFixed(0)}/s)`,
     ],
     ['  p50 / p99', '', (f) => `${ms(f.addResultsPaced.p50)} / ${ms(f.addResultsPaced.p99)}`],
+    [
+      '  timed in the server (/metrics): share within 5 / 10 / 25 ms',
+      '',
+      (f) => f.addResultsPacedInServer.under.map((u) => `${(u.share * 100).toFixed(1)}%`).join(' / '),
+    ],
     [
       `add-results, ${CONCURRENCY} requests always in flight (saturation): p95 / throughput (per core)`,
       '',
@@ -803,7 +861,7 @@ async function measureShape(databaseUrl: string, f: Fixture, evaluations: number
     const reportDays = await sequential(SAMPLES, () => timed(report(days), 'get-report'));
     const reportItems = await sequential(SAMPLES, (i) => timed(report(items(i)), 'get-report'));
     const reportItemDays = await sequential(SAMPLES, (i) => timed(report(itemDays(i)), 'get-report'));
-    const { paced } = await addResultsUnderLoad(client, f, false);
+    const { paced } = await addResultsUnderLoad(server, f, false);
     const figures: ShapeFigures = {
       evaluations,
       getEvaluations: { ...getEvaluationsStats, rows: Math.round(rows / f.boards.length) },
