@@ -347,13 +347,11 @@ async function readTimesInServer(port: number, call: string): Promise<Map<number
 
 /** The share of the requests between two readings that took at most 5, 10 and 25 ms in the server. */
 interface TimesInServer {
-  requests: number;
   under: { ms: number; share: number }[];
 }
 
 function timesBetween(before: Map<number, number>, after: Map<number, number>, total: number): TimesInServer {
   return {
-    requests: total,
     under: [5, 10, 25].map((limit) => ({
       ms: limit,
       share: total ? ((after.get(limit) ?? 0) - (before.get(limit) ?? 0)) / total : 0,

@@ -82,14 +82,14 @@ export function driverDatabase(sqlite: SQLite.Database) {
   return {
     close: () => sqlite.close(),
     prepare(text: string): DriverStatement {
+      const cached = statements.get(text);
+      if (cached && !cached.busy) return cached;
       // A change of schema through this connection (migrations, tests' tables) forgets every kept statement,
-      // and with them the columns their rows were named by.
+      // and with them the columns their rows were named by. It is never kept, so a kept text is no such change.
       if (SCHEMA_CHANGE.test(text)) {
         statements.clear();
         return sqlite.prepare(text) as unknown as DriverStatement;
       }
-      const cached = statements.get(text);
-      if (cached && !cached.busy) return cached;
       const statement = driverStatement(sqlite.prepare(text));
       if (!cached) {
         if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
