@@ -78,7 +78,7 @@ export default tseslint.config(
     rules: boundary('The server never imports the web app.', ['**/web/**']),
   },
   {
-    files: ['bench/**/*.ts', 'e2e/**/*.ts', 'scripts/**/*.{mjs,ts}', '*.config.ts', 'vitest.setup.ts'],
+    files: ['bench/**/*.{mjs,ts}', 'e2e/**/*.ts', 'scripts/**/*.{mjs,ts}', '*.config.ts', 'vitest.setup.ts'],
     rules: { 'no-console': 'off' },
   },
 );

@@ -13,7 +13,7 @@ const config = loadConfig({
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
 });
 const database = openDatabase(config.database, { backgroundCheckpoint: true });
-const { app } = await buildApp({ config, database, webDir: '/nonexistent' });
+const { app } = await buildApp({ config, database, webDir: '/nonexistent', exportWorkers: true });
 await app.listen({ port: 0, host: '127.0.0.1' });
 process.send?.({ port: (app.server.address() as AddressInfo).port });
 

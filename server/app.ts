@@ -19,6 +19,8 @@ import { registerCalls } from './http/register.ts';
 import { registerSecurity } from './http/security.ts';
 import { registerWeb } from './http/web.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
+import { exportInWorkers } from './exports/inWorker.ts';
+import { exportInProcess } from './exports/tasks.ts';
 import { registerStripeWebhook } from './modules/billing/webhook.ts';
 import { allHandlers } from './modules/index.ts';
 import { registerSsoCallback } from './modules/sso/callback.ts';
@@ -38,6 +40,11 @@ export interface BuildOptions {
   webDir?: string;
   /** Tests may hand their own (an S3 store on a test server); otherwise made from the configuration. */
   storage?: Storage;
+  /**
+   * Excel exports in a worker thread each, with a connection of its own to `database.location` (decision
+   * 0750): what the server does. Off, they run in this process (tests on an in-memory database).
+   */
+  exportWorkers?: boolean;
 }
 
 export interface App {
@@ -97,7 +104,13 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     mailer: options.mailer ?? createMailer(config, app.log),
     secret: await loadOrCreateSecret(database.db, config.sessionSecret),
     storage: options.storage ?? createStorage(config.storage),
+    exports: exportInProcess(database.db),
   };
+  if (options.exportWorkers) {
+    const workers = exportInWorkers(database.location);
+    services.exports = workers.run;
+    app.addHook('onClose', () => workers.close());
+  }
   registerMetrics(app, config.metricsToken, database.poolStats);
   registerHealth(app, services.db);
   registerCalls(app, services, allHandlers);

@@ -4,6 +4,7 @@ import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/index.ts';
 import type { DialectName } from './db/dialect.ts';
+import type { Exporter } from './exports/tasks.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { ProcessedPhoto } from './storage/photos.ts';
 import type { ProcessedSignature } from './storage/signatures.ts';
@@ -20,6 +21,8 @@ export interface Services {
   secret: string;
   /** Uploaded files (issue 12): a folder or an S3-compatible store. */
   storage: Storage;
+  /** Makes the Excel exports: in a worker thread per export (the server), or in process (decision 0750). */
+  exports: Exporter;
 }
 
 export interface UserActor {

@@ -33,7 +33,7 @@ async function main() {
     process.exit(1);
   }
 
-  const { app, services } = await buildApp({ config, database });
+  const { app, services } = await buildApp({ config, database, exportWorkers: true });
   database.checkpointer?.reportProblemsTo((problem, error) => app.log.error({ err: error }, problem));
   const stopJobs = startJobs(services, allJobs, app.log, config.jobsPollSeconds * 1000);
   const stopWebhooks = startWebhookDelivery(services, app.log);

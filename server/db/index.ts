@@ -36,6 +36,8 @@ export interface Database {
   dialect: DialectName;
   poolStats(): PoolStats;
   close(): Promise<void>;
+  /** Where it is: another connection (an export worker's, decision 0750) opens the same database with it. */
+  location: DatabaseConfig;
   /** SQLite with backgroundCheckpoint: the worker that checkpoints the write-ahead log. */
   checkpointer?: Checkpointer;
 }
@@ -105,7 +107,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
       idle: pool.idleCount,
       waiting: pool.waitingCount,
     });
-    return { db, dialect: 'postgres', poolStats, close: () => db.destroy() };
+    return { db, dialect: 'postgres', poolStats, close: () => db.destroy(), location: config };
   }
   if (config.file !== ':memory:') mkdirSync(path.dirname(config.file), { recursive: true });
   const sqlite = new SQLite(config.file);
@@ -127,7 +129,14 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     await checkpointer?.stop();
     await db.destroy();
   };
-  return { db, dialect: 'sqlite', poolStats, close, ...(checkpointer ? { checkpointer } : {}) };
+  return {
+    db,
+    dialect: 'sqlite',
+    poolStats,
+    close,
+    location: config,
+    ...(checkpointer ? { checkpointer } : {}),
+  };
 }
 
 /** Opens, checks the connection and migrates: what the server does at start. */

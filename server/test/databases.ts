@@ -3,6 +3,9 @@
  * Each suite gets a database of its own, created here and dropped when it ends.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { openDatabase, type Database } from '../db/index.ts';
@@ -39,9 +42,24 @@ export async function adminQuery(text: string) {
 
 export async function createTestDatabase(
   dialect: DialectName,
-  options: { onQuery?: (sql: string) => void; migrate?: boolean } = {},
+  options: { onQuery?: (sql: string) => void; migrate?: boolean; sqliteFile?: boolean } = {},
 ): Promise<TestDatabase> {
   const migrate = options.migrate ?? true;
+  if (dialect === 'sqlite' && options.sqliteFile) {
+    // A file, for a suite whose server opens a second connection (the export workers).
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'checkboard-test-'));
+    const file = path.join(dir, 'test.sqlite');
+    const database = openDatabase({ kind: 'sqlite', file }, options);
+    if (migrate) await migrateToLatest(database.db, 'sqlite');
+    return {
+      database,
+      location: file,
+      async drop() {
+        await database.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
   if (dialect === 'sqlite') {
     const database = openDatabase({ kind: 'sqlite', file: ':memory:' }, options);
     if (migrate) await migrateToLatest(database.db, 'sqlite');

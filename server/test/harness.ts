@@ -13,7 +13,7 @@ import { api, type CallName, type RequestOf } from '../../common/api/index.ts';
 import { IDEMPOTENCY_KEY_HEADER } from '../../common/constants.ts';
 import { buildApp } from '../app.ts';
 import { FakeClock } from '../clock.ts';
-import { loadConfig, type Config } from '../config.ts';
+import { loadConfig, type Config, type Database } from '../config.ts';
 import type { Services } from '../context.ts';
 import type { Db } from '../db/index.ts';
 import type { DialectName } from '../db/dialect.ts';
@@ -28,6 +28,8 @@ export interface TestEnv {
   clock: FakeClock;
   smtp: SmtpCapture;
   config: Config;
+  /** Where the suite's database is (another connection to it: an export worker's). */
+  location: Database;
 }
 
 export interface CallOptions {
@@ -124,7 +126,12 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 export function describeEachDatabase(
   title: string,
   define: (env: TestEnv) => void,
-  options: { config?: () => Partial<Config>; onQuery?: (sql: string, dialect: DialectName) => void } = {},
+  options: {
+    config?: () => Partial<Config>;
+    onQuery?: (sql: string, dialect: DialectName) => void;
+    /** The server's export workers (decision 0750), on a SQLite file rather than in memory. */
+    exportWorkers?: boolean;
+  } = {},
 ) {
   for (const dialect of TEST_DIALECTS) {
     describe(`${title} [${dialect}]`, () => {
@@ -134,6 +141,7 @@ export function describeEachDatabase(
         const onQuery = options.onQuery;
         testDatabase = await createTestDatabase(dialect, {
           onQuery: onQuery && ((text) => onQuery(text, dialect)),
+          sqliteFile: options.exportWorkers === true,
         });
         env.smtp = await startSmtpCapture();
         env.clock = new FakeClock();
@@ -148,10 +156,12 @@ export function describeEachDatabase(
           clock: env.clock,
           logger: false,
           webDir: '/nonexistent',
+          exportWorkers: options.exportWorkers === true,
         });
         env.app = built.app;
         env.services = built.services;
         env.db = built.services.db;
+        env.location = testDatabase.database.location;
         await env.app.ready();
       });
       afterAll(async () => {

@@ -14,6 +14,7 @@ import { createMailer } from '../mail/mailer.ts';
 import { sendScheduleReminders } from '../modules/schedules/reminders.ts';
 import { FakeClock } from '../clock.ts';
 import type { Storage } from '../storage/storage.ts';
+import { exportInProcess } from '../exports/tasks.ts';
 
 const env = process.env;
 const config = loadConfig({
@@ -33,6 +34,7 @@ const services: Services = {
   mailer,
   secret: 'unused',
   storage: null as unknown as Storage,
+  exports: exportInProcess(database.db),
 };
 
 const instants = env.NOW_LIST!.split(',').map(Number);

@@ -94,5 +94,6 @@ export async function exportActions(
     columns: actionSheetColumns(clock),
     batches: actionBatches(db, viewer.orgId, filter, clock, now),
     log,
+    now,
   });
 }

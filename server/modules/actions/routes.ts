@@ -2,7 +2,6 @@ import type { UserActor, CallContext } from '../../context.ts';
 import { defineHandlers } from '../../http/handlers.ts';
 import { actionAssignedMail } from '../../mail/templates.ts';
 import { AppError } from '../../errors.ts';
-import { exportActions } from './excel.ts';
 import * as photos from './photos.ts';
 import { actionUrl } from './links.ts';
 import {
@@ -15,16 +14,9 @@ import {
   pageFilter,
   presentAction,
   raiseAction,
+  viewerOf,
   type Assigned,
-  type Viewer,
 } from './service.ts';
-
-const viewerOf = (actor: UserActor): Viewer => ({
-  orgId: actor.orgId,
-  userId: actor.userId,
-  email: actor.email,
-  role: actor.role,
-});
 
 /** The assignee hears of an action given to them once the change is committed (never for a failed call). */
 function mailAssignee(ctx: CallContext<UserActor>, assigned: Assigned | { notify: false }) {
@@ -92,7 +84,11 @@ export const actionHandlers = defineHandlers({
     const rows = await actionsPage(ctx.db, viewer.orgId, pageFilter(input, viewer), input.quantity);
     return { actions: rows.map((row) => presentAction(viewer, row, ctx.now)) };
   },
-  getActionsExcel: (input, ctx) => exportActions(ctx.db, viewerOf(ctx.actor), input, ctx.now, ctx.log),
+  getActionsExcel: (input, ctx) =>
+    ctx.exports(
+      { call: 'getActionsExcel', actor: ctx.actor, input, now: ctx.now, appUrl: ctx.config.appUrl },
+      ctx.log,
+    ),
   getActionAssignees: async (_input, ctx) => ({ assignees: await listAssignees(ctx.db, ctx.actor.orgId) }),
   getBoardActionCounts: (input, ctx) => boardCounts(ctx.db, ctx.actor.orgId, input.boardID),
 });

@@ -19,6 +19,7 @@ import {
   type ActionStatus,
 } from '../../../common/actions.ts';
 import type { Role } from '../../../common/roles.ts';
+import type { UserActor } from '../../context.ts';
 import type { Db } from '../../db/index.ts';
 import { enqueueEvents } from '../shared/webhookEvents.ts';
 import type { ActionHistoryTable } from '../../db/schema.ts';
@@ -46,6 +47,13 @@ export interface Viewer {
   email: string;
   role: Role;
 }
+
+export const viewerOf = (actor: UserActor): Viewer => ({
+  orgId: actor.orgId,
+  userId: actor.userId,
+  email: actor.email,
+  role: actor.role,
+});
 
 const ASSIGNABLE_ROLES: Role[] = ['evaluator', 'admin', 'owner'];
 

@@ -164,5 +164,6 @@ export async function exportEvaluations(
     columns: evaluationSheetColumns(clock),
     batches: evaluationBatches(db, caller.orgId, filter, clock, appUrl),
     log,
+    now,
   });
 }

@@ -1,6 +1,5 @@
 import { defineHandlers } from '../../http/handlers.ts';
 import { userCaller } from '../shared/caller.ts';
-import { exportEvaluations } from './excel.ts';
 import { searchFilter } from '../shared/search.ts';
 import * as evaluations from '../shared/evaluations.ts';
 import { removeObjects } from '../shared/photos.ts';
@@ -58,5 +57,8 @@ export const evaluationHandlers = defineHandlers({
     };
   },
   getExcel: (input, ctx) =>
-    exportEvaluations(ctx.db, userCaller(ctx.actor), input, ctx.now, ctx.log, ctx.config.appUrl),
+    ctx.exports(
+      { call: 'getExcel', actor: ctx.actor, input, now: ctx.now, appUrl: ctx.config.appUrl },
+      ctx.log,
+    ),
 });

@@ -66,5 +66,6 @@ export async function exportFeedback(
     columns: feedbackSheetColumns(clock),
     batches: feedbackBatches(db, caller.orgId, filter, clock),
     log,
+    now,
   });
 }

@@ -1,7 +1,6 @@
 import { defineHandlers } from '../../http/handlers.ts';
 import { userCaller } from '../shared/caller.ts';
 import { searchFilter } from '../shared/search.ts';
-import { exportFeedback } from './excel.ts';
 import * as feedback from '../shared/feedback.ts';
 
 export const feedbackHandlers = defineHandlers({
@@ -34,5 +33,9 @@ export const feedbackHandlers = defineHandlers({
     const caller = userCaller(ctx.actor);
     return { feedback: await feedback.searchFeedback(ctx.db, caller, searchFilter(input, caller)) };
   },
-  getFeedbackExcel: (input, ctx) => exportFeedback(ctx.db, userCaller(ctx.actor), input, ctx.now, ctx.log),
+  getFeedbackExcel: (input, ctx) =>
+    ctx.exports(
+      { call: 'getFeedbackExcel', actor: ctx.actor, input, now: ctx.now, appUrl: ctx.config.appUrl },
+      ctx.log,
+    ),
 });

@@ -66,6 +66,9 @@ export function exportFilename(
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
 const BLOCK_TAG = /<\/?(p|div|br|li|ul|ol|h[1-6]|tr|table|blockquote|pre)\b[^>]*>/gi;
 const plainTextCache = new Map<string, string>();
+/** The cache is emptied past this many characters (keys and texts), whatever the items' lengths. */
+const PLAIN_TEXT_CACHE_CHARS = 4_000_000;
+let plainTextCacheChars = 0;
 
 /** Card item content (sanitised HTML) as the plain text a spreadsheet cell holds. */
 export function plainText(html: string): string {
@@ -84,8 +87,15 @@ export function plainText(html: string): string {
     })
     .replace(/\s+/g, ' ')
     .trim();
-  if (plainTextCache.size > 20_000) plainTextCache.clear();
+  if (
+    plainTextCache.size >= 20_000 ||
+    plainTextCacheChars + html.length + text.length > PLAIN_TEXT_CACHE_CHARS
+  ) {
+    plainTextCache.clear();
+    plainTextCacheChars = 0;
+  }
   plainTextCache.set(html, text);
+  plainTextCacheChars += html.length + text.length;
   return text;
 }
 
@@ -101,6 +111,8 @@ export async function streamWorkbook(options: {
   columns: Column[];
   batches: AsyncIterator<Iterable<CellValue[]>>;
   log: FastifyBaseLogger;
+  /** The request's time: the file's own (its properties and its entries' times). Default now. */
+  now?: number;
 }): Promise<FileAnswer> {
   const { batches, log } = options;
   const first = await batches.next();
@@ -113,6 +125,7 @@ export async function streamWorkbook(options: {
       columns: options.columns,
       creator: PRODUCT_NAME,
       dateFormat: DATE_FORMAT,
+      ...(options.now === undefined ? {} : { now: new Date(options.now) }),
     });
     let result = first;
     while (!result.done) {
