@@ -479,7 +479,9 @@ test('the Evaluations tab searches, loads more, opens and deletes, and downloads
   const now = Date.now();
   for (let i = 1; i <= 50; i++)
     await evaluate(team, assembly, torque, team.evaluator, now - i * 3_600_000, i % 7 !== 0);
-  const fiveDaysAgo = now - 5 * DAY;
+  // Noon, so that it and the one a minute before share a day whatever the time of the run (run just after
+  // midnight, a minute before five days ago was the day before).
+  const fiveDaysAgo = startOfDay(now - 5 * DAY).getTime() + 12 * 3_600_000;
   await evaluate(team, yard, forklift, team.evaluator, fiveDaysAgo, false);
   await evaluate(team, yard, forklift, team.evaluator, fiveDaysAgo - MINUTE, true);
   for (let i = 0; i < 3; i++)
