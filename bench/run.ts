@@ -287,18 +287,20 @@ async function fixture(
  * bench/results/compiled) and run by plain node, for production-like memory figures: tsx keeps the
  * transformed sources and their maps in the heap. BENCH_SERVER_ENTRY names another JavaScript entry.
  * The launcher opens and builds the app as server/main.ts and bench/server.ts do (SQLite's checkpoints in
- * their worker, decision 0745; exports in workers, decision 0750).
+ * their worker, decision 0745; exports in workers, decision 0750; item_totals folded on a timer, 0751).
  */
 let serverEntry: string | undefined = process.env.BENCH_SERVER_ENTRY || undefined;
 const LAUNCHER = `import { buildApp } from './server/app.js';
 import { loadConfig } from './server/config.js';
 import { openDatabase } from './server/db/index.js';
+import { startItemTotalsFold } from './server/jobs/itemTotalsFold.js';
 const config = loadConfig({ ...process.env, NODE_ENV: 'production' });
 const database = openDatabase(config.database, { backgroundCheckpoint: true });
 const { app } = await buildApp({ config, database, webDir: '/nonexistent', exportWorkers: true });
+const stopFold = startItemTotalsFold(database.db, app.log);
 await app.listen({ port: 0, host: '127.0.0.1' });
 process.send?.({ port: app.server.address().port });
-const stop = async () => { await app.close(); await database.close(); process.exit(0); };
+const stop = async () => { stopFold(); await app.close(); await database.close(); process.exit(0); };
 process.once('SIGTERM', stop);
 process.once('disconnect', stop);
 `;

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { openDatabase } from '../server/db/index.ts';
+import { startItemTotalsFold } from '../server/jobs/itemTotalsFold.ts';
 
 const config = loadConfig({
   ...process.env,
@@ -14,10 +15,12 @@ const config = loadConfig({
 });
 const database = openDatabase(config.database, { backgroundCheckpoint: true });
 const { app } = await buildApp({ config, database, webDir: '/nonexistent', exportWorkers: true });
+const stopFold = startItemTotalsFold(database.db, app.log);
 await app.listen({ port: 0, host: '127.0.0.1' });
 process.send?.({ port: (app.server.address() as AddressInfo).port });
 
 const stop = async () => {
+  stopFold();
   await app.close();
   await database.close();
   process.exit(0);

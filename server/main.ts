@@ -3,6 +3,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, redactUrl, type Config } from './config.ts';
 import { openAndMigrate, type Database } from './db/index.ts';
 import { allJobs } from './jobs/index.ts';
+import { startItemTotalsFold } from './jobs/itemTotalsFold.ts';
 import { startJobs } from './jobs/runner.ts';
 import { startWebhookDelivery } from './webhooks/deliver.ts';
 
@@ -37,9 +38,11 @@ async function main() {
   database.checkpointer?.reportProblemsTo((problem, error) => app.log.error({ err: error }, problem));
   const stopJobs = startJobs(services, allJobs, app.log, config.jobsPollSeconds * 1000);
   const stopWebhooks = startWebhookDelivery(services, app.log);
+  const stopFold = startItemTotalsFold(services.db, app.log);
   const shutdown = async () => {
     stopJobs();
     stopWebhooks();
+    stopFold();
     await app.close();
     await database.close();
     process.exit(0);

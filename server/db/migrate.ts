@@ -21,6 +21,7 @@ import { graphReports } from './migrations/0024_graph_reports.ts';
 import { scheduleNoticeRecipients } from './migrations/0025_schedule_notice_recipients.ts';
 import { itemTotals } from './migrations/0027_item_totals.ts';
 import { counterShards } from './migrations/0028_counter_shards.ts';
+import { itemTotalsPending } from './migrations/0029_item_totals_pending.ts';
 
 /** Migrations are code, imported statically so they ship in the build; names sort in order. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -46,6 +47,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '0025_schedule_notice_recipients': scheduleNoticeRecipients(dialect),
     '0027_item_totals': itemTotals(dialect),
     '0028_counter_shards': counterShards(dialect),
+    '0029_item_totals_pending': itemTotalsPending(dialect),
   };
 }
 

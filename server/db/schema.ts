@@ -303,6 +303,12 @@ export interface ItemTotalsTable {
   shard: ColumnType<number, number | undefined, number>;
 }
 
+/** A completed evaluation whose results are not yet folded into item_totals (migration 0029, decision 0751). */
+export interface ItemTotalsPendingTable {
+  evaluation_id: number;
+  org_id: number;
+}
+
 export interface AnonymousKeysTable {
   id: Generated<number>;
   org_id: number;
@@ -573,6 +579,7 @@ export interface DB {
   evaluation_counts: EvaluationCountsTable;
   evaluation_totals: EvaluationTotalsTable;
   item_totals: ItemTotalsTable;
+  item_totals_pending: ItemTotalsPendingTable;
   idempotency_records: IdempotencyRecordsTable;
   app_settings: AppSettingsTable;
   export_leases: ExportLeasesTable;

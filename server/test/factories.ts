@@ -10,7 +10,7 @@ import type { CardItemType } from '../../common/api/entities.ts';
 import { insertSession, SESSION_COOKIE } from '../auth/sessions.ts';
 import { insertUser } from '../modules/shared/users.ts';
 import { countEvaluation } from '../modules/shared/evaluationCounts.ts';
-import { countItemResults } from '../modules/shared/itemCounts.ts';
+import { countItemResults, pendItemResults } from '../modules/shared/itemCounts.ts';
 import type { TestEnv } from './harness.ts';
 
 let sequence = 0;
@@ -234,7 +234,9 @@ type ResultSnapshot = {
 
 /**
  * An evaluation written straight to the database: completed `completedAt` (default now) unless that is null
- * (unfinished), by `user` (null: anonymous), with the given result snapshots.
+ * (unfinished), by `user` (null: anonymous), with the given result snapshots. Its answers are counted in
+ * item_totals at once, as a fold would (decision 0751), or with `pending` left for the fold, as a completion
+ * leaves them.
  */
 export async function buildEvaluation(
   env: Env,
@@ -247,6 +249,7 @@ export async function buildEvaluation(
     startedAt?: number;
     pass?: boolean;
     results?: ResultSnapshot[];
+    pending?: boolean;
   },
 ): Promise<{ id: number }> {
   const now = env.clock.now();
@@ -308,7 +311,9 @@ export async function buildEvaluation(
       )
       .execute();
     // As the services do: a completed evaluation's answers are counted per item (decision 0627).
-    if (completedAt !== null) {
+    if (completedAt !== null && overrides.pending) {
+      await pendItemResults(env.db, { id: row.id, orgId: org.id });
+    } else if (completedAt !== null) {
       await countItemResults(
         env.db,
         { id: row.id, orgId: org.id, boardId: overrides.board.id, completedAt },

@@ -1,12 +1,15 @@
 /**
  * item_totals (migration 0027, decision 0627): kept exact on every path that writes or deletes a completed
- * evaluation's results, equal to what the migration's backfill recounts, and get-report's item figures from
- * it equal to sums over every result row, in several zones.
+ * evaluation's results, with the completions pending until a fold (decision 0751), equal to what the
+ * migration's backfill recounts, and get-report's item figures from it (pending ones added) equal to sums
+ * over every result row, in several zones.
  */
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import type { DashboardSettingInput } from '../../../common/api/entities.ts';
 import { BACKFILL_ITEM_TOTALS, ITEM_UNITS } from '../../db/migrations/0027_item_totals.ts';
+import { foldAllItemTotals } from '../../jobs/itemTotalsFold.ts';
+import { foldItemTotals } from '../shared/itemCounts.ts';
 import { buildBoard, buildCard, buildEvaluation, buildTeam } from '../../test/factories.ts';
 import { call, describeEachDatabase, type TestEnv } from '../../test/harness.ts';
 
@@ -156,7 +159,15 @@ describeEachDatabase('item_totals', (env) => {
     operatorNa ? { item_id: card.itemIds[3]!, na: true } : { item_id: card.itemIds[3]!, text_result: 'Sam' },
   ];
 
+  const pending = async () =>
+    (await env.db.selectFrom('item_totals_pending').select('evaluation_id').execute()).map((r) =>
+      Number(r.evaluation_id),
+    );
+
+  /** Folds what is pending; then item_totals alone is every completed evaluation's results, counted once. */
   async function expectExact(orgId: number) {
+    await foldAllItemTotals(env.db);
+    expect(await pending()).toEqual([]);
     const totals = await totalsAgainstResults(env, orgId);
     expect(totals.stored).toEqual(totals.recounted);
     return totals;
@@ -196,6 +207,9 @@ describeEachDatabase('item_totals', (env) => {
         .status,
     ).toBe(409);
     await call(env, 'addEvaluation', { boardID: board.id, cardID: card.id }, { cookie });
+    // Completed, each is pending: item_totals has nothing yet.
+    expect(await pending()).toEqual([...ids, offline].sort((a, b) => a - b));
+    expect((await totalsAgainstResults(env, team.org.id)).stored).toEqual([]);
     let totals = await expectExact(team.org.id);
     expect(totals.stored.length).toBeGreaterThan(0);
     // Offline: the quarter-hour two days before is there.
@@ -239,7 +253,17 @@ describeEachDatabase('item_totals', (env) => {
     totals = await expectExact(team.org.id);
     expect(totals.stored).toEqual(before);
 
-    // Deletions: the evaluator's own, an administrator's of another's, the same one again, an anonymous one.
+    // Deletions: the evaluator's own, an administrator's of another's, the same one again, an anonymous one,
+    // and one not yet folded, which only leaves the pending list.
+    const late = await complete(board.id, [
+      { item_id: card.itemIds[2]!, na: true },
+      { item_id: card.itemIds[3]!, text_result: 'Sam' },
+    ]);
+    expect(await pending()).toEqual([late]);
+    const folded = (await totalsAgainstResults(env, team.org.id)).stored;
+    expect((await call(env, 'deleteEvaluation', { evalID: late }, { cookie })).status).toBe(200);
+    expect(await pending()).toEqual([]);
+    expect((await totalsAgainstResults(env, team.org.id)).stored).toEqual(folded);
     expect((await call(env, 'deleteEvaluation', { evalID: ids[1]! }, { cookie })).status).toBe(200);
     expect(
       (await call(env, 'deleteEvaluation', { evalID: offline }, { cookie: team.admin.cookie })).status,
@@ -281,6 +305,8 @@ describeEachDatabase('item_totals', (env) => {
       ).body.id as number;
     const ids: number[] = [];
     for (let i = 0; i < 12; i++) ids.push(await start(i));
+    // Folds of a few at a time race the completions and one another (decision 0751).
+    const folds = () => Promise.all([foldItemTotals(env.db, 2), foldItemTotals(env.db, 3)]);
     const completions = await Promise.all(
       ids.map((evalID, i) =>
         call(
@@ -292,24 +318,90 @@ describeEachDatabase('item_totals', (env) => {
       ),
     );
     expect(completions.map((c) => c.status)).toEqual(ids.map(() => 200));
-    const deletions = await Promise.all(
-      [ids[0]!, ids[0]!, ids[1]!, ids[5]!, ids[5]!].map((evalID) =>
-        call(env, 'deleteEvaluation', { evalID }, { cookie }),
+    // Deletions race folds: each evaluation is subtracted if a fold counted it, else only taken off the list.
+    const [deletions] = await Promise.all([
+      Promise.all(
+        [ids[0]!, ids[0]!, ids[1]!, ids[5]!, ids[5]!, ids[7]!, ids[10]!].map((evalID) =>
+          call(env, 'deleteEvaluation', { evalID }, { cookie }),
+        ),
       ),
-    );
+      folds(),
+      folds(),
+    ]);
     for (const d of deletions) expect([200, 404]).toContain(d.status);
     await expectExact(team.org.id);
 
     // Completing and deleting the same evaluation at once: whichever wins, the totals follow the results.
     const open: number[] = [];
     for (let i = 0; i < 6; i++) open.push(await start(i));
-    const raced = await Promise.all(
-      open.flatMap((evalID, i) => [
-        call(env, 'addResults', { evalID, results: answers(card, i % 2 === 0, 'na', true) }, { cookie }),
-        call(env, 'deleteEvaluation', { evalID }, { cookie }),
-      ]),
-    );
+    const [raced] = await Promise.all([
+      Promise.all(
+        open.flatMap((evalID, i) => [
+          call(env, 'addResults', { evalID, results: answers(card, i % 2 === 0, 'na', true) }, { cookie }),
+          call(env, 'deleteEvaluation', { evalID }, { cookie }),
+        ]),
+      ),
+      folds(),
+    ]);
     for (const r of raced) expect([200, 404, 409]).toContain(r.status);
+    await expectExact(team.org.id);
+  });
+
+  it('counts a pending evaluation on a bucket’s first instant once, and an item deleted since, known only from pending answers', async () => {
+    const now = at('2026-06-10T12:00:00Z');
+    env.clock.set(now);
+    const { team, card, board } = await setup();
+    const result = (index: number, pass: boolean) => ({
+      item_id: card.itemIds[index]!,
+      item_type: 'pass_fail' as const,
+      position: index,
+      content: 'Check',
+      pass,
+      na: false,
+    });
+    // Two days ago at 00:00 UTC exactly (the first instant of that day's bucket), and the day before at noon.
+    for (const [completedAt, pass] of [
+      [at('2026-06-08T00:00:00Z'), false],
+      [at('2026-06-07T12:00:00Z'), true],
+    ] as const) {
+      await buildEvaluation(env, team.org, {
+        board,
+        card,
+        user: team.evaluator,
+        completedAt,
+        pending: true,
+        results: [result(1, pass), result(2, true)],
+      });
+    }
+    await env.db
+      .updateTable('card_items')
+      .set({ is_deleted: 1 })
+      .where('id', '=', card.itemIds[2]!)
+      .execute();
+    expect((await pending()).length).toBe(2);
+    const cookie = team.admin.cookie;
+    const byDay = await report(
+      cookie,
+      setting({ card_id: card.id, card_item_id: card.itemIds[1]!, start_number: 4 }),
+      'UTC',
+    );
+    expect(byDay.rows.map((r) => [r.start ?? byDay.from, r.passed, r.failed])).toEqual([
+      ['2026-06-06T00:00:00.000Z', 0, 0],
+      ['2026-06-07T00:00:00.000Z', 1, 0],
+      ['2026-06-08T00:00:00.000Z', 0, 1],
+      ['2026-06-09T00:00:00.000Z', 0, 0],
+      ['2026-06-10T00:00:00.000Z', 0, 0],
+    ]);
+    // The card's items: the deleted one is listed, for its pending answers.
+    const items = await report(
+      cookie,
+      setting({ card_id: card.id, start_number: 7, time_division: 'Custom Interval' }),
+      'UTC',
+    );
+    expect(items.rows.map((r) => [r.id, r.passed, r.failed])).toEqual([
+      [card.itemIds[1]!, 1, 1],
+      [card.itemIds[2]!, 2, 0],
+    ]);
     await expectExact(team.org.id);
   });
 
@@ -351,6 +443,8 @@ describeEachDatabase('item_totals', (env) => {
         user: team.evaluator,
         completedAt: Math.min(when, now - MINUTE),
         pass: true,
+        // A third still pending (decision 0751): the reports add them to item_totals' rows.
+        pending: i % 3 === 0,
         results: onOther
           ? [
               {
@@ -397,7 +491,7 @@ describeEachDatabase('item_totals', (env) => {
       .set({ is_deleted: 1 })
       .where('id', '=', card.itemIds[1]!)
       .execute();
-    await expectExact(team.org.id);
+    expect((await pending()).length).toBeGreaterThan(40);
 
     const results = await allResults(env, team.org.id);
     const items = await env.db
@@ -424,7 +518,10 @@ describeEachDatabase('item_totals', (env) => {
       'UTC',
     ];
     let compared = 0;
-    for (const zone of zones) {
+    // Every zone with a third of the evaluations pending; then one zone again, everything folded.
+    const rounds = [...zones.map((zone) => ({ zone, fold: false })), { zone: 'Asia/Kathmandu', fold: true }];
+    for (const { zone, fold } of rounds) {
+      if (fold) await expectExact(team.org.id);
       // Custom Interval: the card's items (Pass/Fail answers only), on every board or one.
       for (const s of [
         { card_id: card.id, start_number: 365 },

@@ -263,6 +263,8 @@ export function itemPiecesOf(qlo: number, qhi: number): SignedPiece[] {
  * Items' answers on one board (0: every board), summed per key over ranges of time in ms (on quarter-hour
  * edges), each read as its signed pieces; `passFailOnly` counts only results of a Pass/Fail item (kind 1).
  * The ranges drive the join (CROSS JOIN keeps them outside), so each piece is one range of the primary key.
+ * The results of evaluations still pending (decision 0751) are added in the same statement, so one snapshot
+ * sees each evaluation either folded or pending, never both or neither.
  */
 async function itemTotalsOf(
   db: Db,
@@ -277,15 +279,35 @@ async function itemTotalsOf(
     ),
   );
   if (!values.length) return new Map();
+  const whole = ranges
+    .filter(({ lo, hi }) => lo < hi)
+    .map(({ key, itemId, lo, hi }) => sql`(${sql.join([key, itemId, lo, hi].map((v) => sql.lit(v)))})`);
   const kind = passFailOnly ? sql` and t.kind = 1` : sql``;
+  const pendingKind = passFailOnly
+    ? sql` and x.item_type = 'pass_fail'`
+    : sql` and (x.item_type = 'pass_fail' or x.na = 1 or x.pass is not null)`;
+  const board = boardId ? sql` and e.board_id = ${boardId}` : sql``;
   const result = await sql<{ id: unknown; passed: unknown; failed: unknown; na: unknown; answers: unknown }>`
-    with r(k, i, u, lo, hi, s) as (values ${sql.join(values)})
-    select r.k as id, sum(r.s * t.passed) as passed, sum(r.s * t.failed) as failed, sum(r.s * t.na) as na,
-      sum(r.s * t.answers) as answers
-    from r cross join item_totals t
-    where t.org_id = ${orgId} and t.board_id = ${boardId} and t.item_id = r.i and t.unit = r.u
-      and t.slot >= r.lo and t.slot < r.hi${kind}
-    group by r.k`.execute(db);
+    with r(k, i, u, lo, hi, s) as (values ${sql.join(values)}),
+      w(k, i, lo, hi) as (values ${sql.join(whole)})
+    select id, sum(passed) as passed, sum(failed) as failed, sum(na) as na, sum(answers) as answers
+    from (
+      select r.k as id, r.s * t.passed as passed, r.s * t.failed as failed, r.s * t.na as na,
+        r.s * t.answers as answers
+      from r cross join item_totals t
+      where t.org_id = ${orgId} and t.board_id = ${boardId} and t.item_id = r.i and t.unit = r.u
+        and t.slot >= r.lo and t.slot < r.hi${kind}
+      union all
+      select w.k, case when x.na = 0 and x.pass = 1 then 1 else 0 end,
+        case when x.na = 0 and x.pass = 0 then 1 else 0 end, case when x.na = 1 then 1 else 0 end, 1
+      from item_totals_pending p
+        cross join evaluations e
+        cross join results x
+        cross join w
+      where p.org_id = ${orgId} and e.id = p.evaluation_id${board} and x.evaluation_id = p.evaluation_id
+        and x.item_id = w.i and e.completed_at >= w.lo and e.completed_at < w.hi${pendingKind}
+    ) a
+    group by id`.execute(db);
   return new Map(
     result.rows.map((r) => [
       num(r.id),

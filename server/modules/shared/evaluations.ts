@@ -23,7 +23,7 @@ import type { ResultsTable } from '../../db/schema.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import { boardMessages, findLiveBoard } from './boards.ts';
 import { countEvaluation } from './evaluationCounts.ts';
-import { countItemResults } from './itemCounts.ts';
+import { pendItemResults, uncountItemResults } from './itemCounts.ts';
 import { enqueueEvents } from './webhookEvents.ts';
 import { isOwn, mayChange, type Caller } from './caller.ts';
 import { liveCardsOfBoard } from './cards.ts';
@@ -394,13 +394,9 @@ export async function completeEvaluation(
       .values(rows.map((row) => ({ ...row, org_id: caller.orgId, evaluation_id: evaluation.id })))
       .execute();
   }
+  // Its items' answers are counted by the fold (decision 0751).
+  await pendItemResults(db, { id: evaluation.id, orgId: caller.orgId });
   // Last, so the analytics totals' rows are locked only until the commit that follows.
-  await countItemResults(
-    db,
-    { id: evaluation.id, orgId: caller.orgId, boardId: evaluation.board_id, completedAt: now },
-    rows,
-    1,
-  );
   await countEvaluation(
     db,
     {
@@ -498,8 +494,9 @@ export async function deleteEvaluation(
     .executeTakeFirst();
   // What was deleted (not what was read before): of two deletions racing, only the one that deleted counts.
   if (deleted && deleted.completed_at !== null) {
-    // The results this deletion removed (decision 0627), so a racing copy subtracts nothing.
-    await countItemResults(
+    // The results this deletion removed (decision 0627), so a racing copy subtracts nothing; a pending
+    // evaluation only leaves the fold's list (decision 0751).
+    await uncountItemResults(
       db,
       {
         id: evaluation.id,
@@ -508,7 +505,6 @@ export async function deleteEvaluation(
         completedAt: deleted.completed_at,
       },
       results,
-      -1,
     );
     await countEvaluation(
       db,

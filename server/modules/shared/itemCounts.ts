@@ -1,8 +1,12 @@
 /**
- * Keeps item_totals exact (docs/decisions/0627): every path that completes an evaluation with its results,
- * or deletes a completed one with its results, calls countItemResults in the same transaction, with the
- * results it wrote or deleted. Results are never changed otherwise (an item's edit or deletion leaves the
- * answers already given as they were), and unfinished evaluations have none.
+ * Keeps item_totals exact (docs/decisions/0627, 0751): item_totals plus the results of the evaluations in
+ * item_totals_pending is, at every commit, every completed evaluation's results counted once.
+ * - A completion calls pendItemResults in its transaction: one row, not item_totals' 64.
+ * - foldItemTotals moves a batch of pending evaluations into item_totals, in one transaction.
+ * - A deletion of a completed evaluation calls uncountItemResults in its transaction, with the results it
+ *   deleted: a pending evaluation only leaves the list, a folded one is subtracted.
+ * Results are never changed otherwise (an item's edit or deletion leaves the answers already given as they
+ * were), and unfinished evaluations have none.
  */
 import type { Db } from '../../db/index.ts';
 import { SLOT_MS } from '../../db/migrations/0005_analytics.ts';
@@ -16,68 +20,194 @@ export interface CountedResult {
   na: number;
 }
 
+export interface CountedEvaluation {
+  /** The evaluation's id: it chooses the shard of a single evaluation's rows. */
+  id: number;
+  orgId: number;
+  boardId: number;
+  completedAt: number;
+}
+
+interface ItemTotalRow {
+  org_id: number;
+  board_id: number;
+  item_id: number;
+  unit: number;
+  slot: number;
+  kind: number;
+  shard: number;
+  passed: number;
+  failed: number;
+  na: number;
+  answers: number;
+}
+
+/** An upsert's rows at most: 11 values each, under SQLite's and PostgreSQL's limits on a statement's values. */
+const ROWS_PER_STATEMENT = 1_000;
+
 /**
- * Adds (delta 1) or removes (delta -1) one completed evaluation's results: for each item, its board's and
- * every board's row at each unit of time. The rows are written in one statement in key order (by unit, then
- * every board's before the board's, by item), so concurrent writers on PostgreSQL lock them in one order.
+ * item_totals' rows for evaluations' results, added (delta 1) or removed (-1): for each item, its board's
+ * and every board's row at each unit of time. Rows of one key are merged (a statement may not touch a row
+ * twice), and they come in key order, so concurrent writers on PostgreSQL lock them in one order.
  */
+export function itemTotalRows(
+  evaluations: readonly { evaluation: CountedEvaluation; results: readonly CountedResult[] }[],
+  delta: 1 | -1,
+  shard: number,
+): ItemTotalRow[] {
+  const rows = new Map<string, ItemTotalRow>();
+  for (const { evaluation, results } of evaluations) {
+    const quarter = Math.floor(evaluation.completedAt / SLOT_MS);
+    for (const r of results) {
+      const kind = r.item_type === 'pass_fail' ? 1 : 0;
+      const passed = r.na === 0 && r.pass === 1 ? 1 : 0;
+      const failed = r.na === 0 && r.pass === 0 ? 1 : 0;
+      const na = r.na === 1 ? 1 : 0;
+      // As the backfill: every Pass/Fail result; another item's only when it counts something.
+      if (kind === 0 && passed + failed + na === 0) continue;
+      for (const [unit, size] of ITEM_UNITS.entries()) {
+        const slot = Math.floor(quarter / size);
+        for (const boardId of [0, evaluation.boardId]) {
+          const key = `${evaluation.orgId}/${unit}/${boardId}/${r.item_id}/${slot}/${kind}`;
+          let row = rows.get(key);
+          if (!row) {
+            row = {
+              org_id: evaluation.orgId,
+              board_id: boardId,
+              item_id: r.item_id,
+              unit,
+              slot,
+              kind,
+              shard,
+              passed: 0,
+              failed: 0,
+              na: 0,
+              answers: 0,
+            };
+            rows.set(key, row);
+          }
+          row.passed += passed * delta;
+          row.failed += failed * delta;
+          row.na += na * delta;
+          row.answers += delta;
+        }
+      }
+    }
+  }
+  return [...rows.values()].sort(
+    (x, y) =>
+      x.org_id - y.org_id ||
+      x.unit - y.unit ||
+      x.board_id - y.board_id ||
+      x.item_id - y.item_id ||
+      x.slot - y.slot ||
+      x.kind - y.kind,
+  );
+}
+
+async function upsertItemTotals(db: Db, rows: readonly ItemTotalRow[]): Promise<void> {
+  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
+    await db
+      .insertInto('item_totals')
+      .values(rows.slice(start, start + ROWS_PER_STATEMENT))
+      .onConflict((oc) =>
+        oc.columns(['org_id', 'unit', 'board_id', 'item_id', 'slot', 'kind', 'shard']).doUpdateSet((eb) => ({
+          passed: eb('item_totals.passed', '+', eb.ref('excluded.passed')),
+          failed: eb('item_totals.failed', '+', eb.ref('excluded.failed')),
+          na: eb('item_totals.na', '+', eb.ref('excluded.na')),
+          answers: eb('item_totals.answers', '+', eb.ref('excluded.answers')),
+        })),
+      )
+      .execute();
+  }
+}
+
+/** Adds (delta 1) or removes (delta -1) one completed evaluation's results in item_totals itself. */
 export async function countItemResults(
   db: Db,
-  evaluation: { id: number; orgId: number; boardId: number; completedAt: number },
+  evaluation: CountedEvaluation,
   results: readonly CountedResult[],
   delta: 1 | -1,
 ): Promise<void> {
-  const quarter = Math.floor(evaluation.completedAt / SLOT_MS);
-  const shard = counterShard(db, evaluation.id);
-  // One entry per (item, kind): an evaluation answers an item once, but a statement may not touch a row twice.
-  const byItem = new Map<
-    string,
-    { item: number; kind: number; p: number; f: number; n: number; a: number }
-  >();
-  for (const r of results) {
-    const kind = r.item_type === 'pass_fail' ? 1 : 0;
-    const p = r.na === 0 && r.pass === 1 ? 1 : 0;
-    const f = r.na === 0 && r.pass === 0 ? 1 : 0;
-    const n = r.na === 1 ? 1 : 0;
-    // As the backfill: every Pass/Fail result; another item's only when it counts something.
-    if (kind === 0 && p + f + n === 0) continue;
-    const key = `${r.item_id}/${kind}`;
-    const entry = byItem.get(key) ?? { item: r.item_id, kind, p: 0, f: 0, n: 0, a: 0 };
-    entry.p += p;
-    entry.f += f;
-    entry.n += n;
-    entry.a += 1;
-    byItem.set(key, entry);
-  }
-  if (!byItem.size) return;
-  const entries = [...byItem.values()].sort((x, y) => x.item - y.item || x.kind - y.kind);
-  const rows = ITEM_UNITS.flatMap((size, unit) =>
-    [0, evaluation.boardId].flatMap((boardId) =>
-      entries.map((e) => ({
-        org_id: evaluation.orgId,
-        board_id: boardId,
-        item_id: e.item,
-        unit,
-        slot: Math.floor(quarter / size),
-        kind: e.kind,
-        shard,
-        passed: e.p * delta,
-        failed: e.f * delta,
-        na: e.n * delta,
-        answers: e.a * delta,
-      })),
-    ),
+  await upsertItemTotals(
+    db,
+    itemTotalRows([{ evaluation, results }], delta, counterShard(db, evaluation.id)),
   );
+}
+
+/** A completion's results are counted by the fold (decision 0751): one row, appended in id order. */
+export async function pendItemResults(db: Db, evaluation: { id: number; orgId: number }): Promise<void> {
   await db
-    .insertInto('item_totals')
-    .values(rows)
-    .onConflict((oc) =>
-      oc.columns(['org_id', 'unit', 'board_id', 'item_id', 'slot', 'kind', 'shard']).doUpdateSet((eb) => ({
-        passed: eb('item_totals.passed', '+', eb.ref('excluded.passed')),
-        failed: eb('item_totals.failed', '+', eb.ref('excluded.failed')),
-        na: eb('item_totals.na', '+', eb.ref('excluded.na')),
-        answers: eb('item_totals.answers', '+', eb.ref('excluded.answers')),
-      })),
-    )
+    .insertInto('item_totals_pending')
+    .values({ evaluation_id: evaluation.id, org_id: evaluation.orgId })
     .execute();
+}
+
+/**
+ * A completed evaluation's deletion, with the results it deleted: still pending, it only leaves the list;
+ * folded, it is subtracted. On PostgreSQL a fold that claimed it first holds its pending row until that fold
+ * commits; this deletion then finds no row and subtracts what the fold added.
+ */
+export async function uncountItemResults(
+  db: Db,
+  evaluation: CountedEvaluation,
+  results: readonly CountedResult[],
+): Promise<void> {
+  const pending = await db
+    .deleteFrom('item_totals_pending')
+    .where('evaluation_id', '=', evaluation.id)
+    .returning('evaluation_id')
+    .executeTakeFirst();
+  if (!pending) await countItemResults(db, evaluation, results, -1);
+}
+
+/** The pending evaluations a fold takes at most, in one transaction. */
+export const FOLD_BATCH = 100;
+
+/**
+ * Moves up to `limit` pending evaluations (the oldest) into item_totals, in one transaction: their rows
+ * are deleted, their results read and added, merged by key, so evaluations of one item and hour cost one row
+ * at each unit between them. Answers how many it claimed (0: nothing pending, or another process holds them).
+ */
+export async function foldItemTotals(db: Db, limit = FOLD_BATCH): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const claimed = await trx
+      .deleteFrom('item_totals_pending')
+      .where('evaluation_id', 'in', (eb) =>
+        eb.selectFrom('item_totals_pending').select('evaluation_id').orderBy('evaluation_id').limit(limit),
+      )
+      .returning('evaluation_id')
+      .execute();
+    if (!claimed.length) return 0;
+    const ids = claimed.map((r) => Number(r.evaluation_id)).sort((a, b) => a - b);
+    const evaluations = await trx
+      .selectFrom('evaluations')
+      .select(['id', 'org_id', 'board_id', 'completed_at'])
+      .where('id', 'in', ids)
+      .where('completed_at', 'is not', null)
+      .execute();
+    const results = await trx
+      .selectFrom('results')
+      .select(['evaluation_id', 'item_id', 'item_type', 'pass', 'na'])
+      .where('evaluation_id', 'in', ids)
+      .execute();
+    const byEvaluation = new Map<number, CountedResult[]>();
+    for (const r of results) {
+      const id = Number(r.evaluation_id);
+      const list = byEvaluation.get(id) ?? [];
+      list.push({ item_id: Number(r.item_id), item_type: r.item_type, pass: r.pass, na: r.na });
+      byEvaluation.set(id, list);
+    }
+    const counted = evaluations.map((e) => ({
+      evaluation: {
+        id: Number(e.id),
+        orgId: Number(e.org_id),
+        boardId: Number(e.board_id),
+        completedAt: Number(e.completed_at),
+      },
+      results: byEvaluation.get(Number(e.id)) ?? [],
+    }));
+    await upsertItemTotals(trx, itemTotalRows(counted, 1, counterShard(trx, ids[0]!)));
+    return claimed.length;
+  });
 }

@@ -1,0 +1,49 @@
+/**
+ * Folds pending completions into item_totals (docs/decisions/0751), every process on its own timer: the
+ * pending rows are in the database and each fold claims its batch by deleting it, so processes never fold
+ * one evaluation twice, and a process that stops leaves its completions to the next fold of any other.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/index.ts';
+import { FOLD_BATCH, foldItemTotals } from '../modules/shared/itemCounts.ts';
+
+/** How often a process folds: readers add what is pending, so this bounds their extra rows, not accuracy. */
+export const ITEM_TOTALS_FOLD_MS = 1_000;
+
+/** Folds until nothing is pending, in batches, letting requests run between them. */
+export async function foldAllItemTotals(db: Db): Promise<number> {
+  let folded = 0;
+  for (;;) {
+    // A cheap look first: an idle fold takes no write lock (SQLite) and opens no transaction.
+    const any = await db
+      .selectFrom('item_totals_pending')
+      .select('evaluation_id')
+      .limit(1)
+      .executeTakeFirst();
+    if (!any) return folded;
+    const claimed = await foldItemTotals(db);
+    folded += claimed;
+    // Fewer than a batch: the rest, if any, is another process's to fold (or arrived since).
+    if (claimed < FOLD_BATCH) return folded;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+export function startItemTotalsFold(
+  db: Db,
+  log: FastifyBaseLogger,
+  everyMs: number = ITEM_TOTALS_FOLD_MS,
+): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    foldAllItemTotals(db)
+      .catch((error: unknown) => log.warn({ err: error }, 'could not fold item totals'))
+      .finally(() => {
+        running = false;
+      });
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
