@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import pg from 'pg';
 import { api } from '../common/api/index.ts';
 import { insertSession, SESSION_COOKIE } from '../server/auth/sessions.ts';
@@ -326,40 +327,85 @@ interface Server {
   child: ChildProcess;
   client: Client;
   /** How many of a call's requests so far took at most each bucket's time, timed in the server. */
-  timesInServer(call: string): Promise<Map<number, number>>;
+  timesInServer(call: string): Promise<ServerReading>;
   stop(): Promise<void>;
 }
 
 /** The server's own request timing (/metrics, decision 0603): Fastify's request to response, no client in it. */
 const METRICS_TOKEN = `bench-metrics-${randomUUID()}`;
 
-async function readTimesInServer(port: number, call: string): Promise<Map<number, number>> {
+/**
+ * One scrape of /metrics: a call's cumulative latency buckets (ms → requests), the event loop's largest and
+ * 99th-percentile delay since the last scrape (prom-client's monitor, 10 ms resolution, reset by each
+ * scrape), and the garbage collections so far (count and seconds, by kind).
+ */
+interface ServerReading {
+  buckets: Map<number, number>;
+  loopMaxMs: number;
+  loopP99Ms: number;
+  gc: Map<string, { count: number; seconds: number }>;
+}
+
+async function readServer(port: number, call: string): Promise<ServerReading> {
   const answer = await fetch(`http://127.0.0.1:${port}/metrics`, {
     headers: { authorization: `Bearer ${METRICS_TOKEN}` },
   });
   if (!answer.ok) throw new Error(`/metrics answered ${answer.status}`);
-  const buckets = new Map<number, number>();
+  const reading: ServerReading = { buckets: new Map(), loopMaxMs: NaN, loopP99Ms: NaN, gc: new Map() };
+  const value = (line: string) => Number(line.slice(line.lastIndexOf(' ') + 1));
   for (const line of (await answer.text()).split('\n')) {
+    if (line.startsWith('nodejs_eventloop_lag_max_seconds ')) reading.loopMaxMs = value(line) * 1000;
+    if (line.startsWith('nodejs_eventloop_lag_p99_seconds ')) reading.loopP99Ms = value(line) * 1000;
+    const gc = /^nodejs_gc_duration_seconds_(sum|count)\{kind="(\w+)"\}/.exec(line);
+    if (gc) {
+      const entry = reading.gc.get(gc[2]!) ?? { count: 0, seconds: 0 };
+      if (gc[1] === 'sum') entry.seconds = value(line);
+      else entry.count = value(line);
+      reading.gc.set(gc[2]!, entry);
+    }
     if (!line.startsWith('checkboard_http_request_duration_seconds_bucket{')) continue;
     if (!line.includes(`call="${call}"`)) continue;
     const le = /le="([^"]+)"/.exec(line)?.[1];
     if (le === undefined || le === '+Inf') continue;
-    buckets.set(Number(le) * 1000, Number(line.slice(line.lastIndexOf(' ') + 1)));
+    reading.buckets.set(Number(le) * 1000, value(line));
   }
-  return buckets;
+  return reading;
 }
 
-/** The share of the requests between two readings that took at most 5, 10 and 25 ms in the server. */
+/**
+ * Between two readings: the share of the requests that took at most 5, 10 and 25 ms in the server; the
+ * server's event loop delay (largest, 99th percentile) and its major collections; and the client's own
+ * event loop delay over the same time, so a tail the server did not see can be told from the client's.
+ */
 interface TimesInServer {
   under: { ms: number; share: number }[];
+  loopMaxMs: number;
+  loopP99Ms: number;
+  majorGc: { count: number; ms: number };
+  clientLoopMaxMs: number;
+  clientLoopP99Ms: number;
 }
 
-function timesBetween(before: Map<number, number>, after: Map<number, number>, total: number): TimesInServer {
+function timesBetween(
+  before: ServerReading,
+  after: ServerReading,
+  total: number,
+  client: { maxMs: number; p99Ms: number },
+): TimesInServer {
+  const major = (r: ServerReading) => r.gc.get('major') ?? { count: 0, seconds: 0 };
   return {
     under: [5, 10, 25].map((limit) => ({
       ms: limit,
-      share: total ? ((after.get(limit) ?? 0) - (before.get(limit) ?? 0)) / total : 0,
+      share: total ? ((after.buckets.get(limit) ?? 0) - (before.buckets.get(limit) ?? 0)) / total : 0,
     })),
+    loopMaxMs: after.loopMaxMs,
+    loopP99Ms: after.loopP99Ms,
+    majorGc: {
+      count: major(after).count - major(before).count,
+      ms: (major(after).seconds - major(before).seconds) * 1000,
+    },
+    clientLoopMaxMs: client.maxMs,
+    clientLoopP99Ms: client.p99Ms,
   };
 }
 
@@ -389,7 +435,7 @@ async function startServer(databaseUrl: string): Promise<Server> {
   return {
     child,
     client,
-    timesInServer: (call) => readTimesInServer(port, call),
+    timesInServer: (call) => readServer(port, call),
     stop: async () => {
       client.close();
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -484,14 +530,18 @@ async function addResultsUnderLoad(
   // Evaluators at work: each submits, then thinks for a random 0-2 x THINK_MS (a card takes a person
   // a minute or more; the default second is far faster than anyone evaluates).
   const before = await server.timesInServer('addResults');
+  const clientLoop = monitorEventLoopDelay({ resolution: 10 });
+  clientLoop.enable();
   const addResultsPaced = await load(f.evaluators.length, PER_EVALUATOR, async (worker, j) => {
     await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 * THINK_MS));
     return addResults(worker, j);
   });
+  clientLoop.disable();
   const pacedInServer = timesBetween(
     before,
     await server.timesInServer('addResults'),
     f.evaluators.length * PER_EVALUATOR,
+    { maxMs: clientLoop.max / 1e6, p99Ms: clientLoop.percentile(99) / 1e6 },
   );
   // Saturation: every evaluator submits again the moment the last answer arrives.
   const addResultsClosed = saturation
@@ -660,6 +710,19 @@ function table(all: Figures[]) {
       '  timed in the server (/metrics): share within 5 / 10 / 25 ms',
       '',
       (f) => f.addResultsPacedInServer.under.map((u) => `${(u.share * 100).toFixed(1)}%`).join(' / '),
+    ],
+    [
+      '  event loop delay meanwhile, max (p99): server / client',
+      '',
+      (f) => {
+        const t = f.addResultsPacedInServer;
+        return `${ms(t.loopMaxMs)} (${ms(t.loopP99Ms)}) / ${ms(t.clientLoopMaxMs)} (${ms(t.clientLoopP99Ms)})`;
+      },
+    ],
+    [
+      '  the server’s major collections meanwhile',
+      '',
+      (f) => `${f.addResultsPacedInServer.majorGc.count} (${ms(f.addResultsPacedInServer.majorGc.ms)})`,
     ],
     [
       `add-results, ${CONCURRENCY} requests always in flight (saturation): p95 / throughput (per core)`,
