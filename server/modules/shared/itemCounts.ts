@@ -161,8 +161,12 @@ export async function uncountItemResults(
   if (!pending) await countItemResults(db, evaluation, results, -1);
 }
 
-/** The pending evaluations a fold takes at most, in one transaction. */
-export const FOLD_BATCH = 100;
+/**
+ * The pending evaluations a fold takes at most, in one transaction. Small: on SQLite the fold's statements
+ * run on the event loop (its upsert reads and dirties a page per key), so requests wait for one batch at
+ * most, not for a second's completions at once.
+ */
+export const FOLD_BATCH = 20;
 
 /**
  * Moves up to `limit` pending evaluations (the oldest) into item_totals, in one transaction: their rows
