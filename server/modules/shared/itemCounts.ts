@@ -8,10 +8,12 @@
  * Results are never changed otherwise (an item's edit or deletion leaves the answers already given as they
  * were), and unfinished evaluations have none.
  */
+import type { Selectable } from 'kysely';
 import type { Db } from '../../db/index.ts';
+import type { ItemTotalsTable } from '../../db/schema.ts';
 import { SLOT_MS } from '../../db/migrations/0005_analytics.ts';
 import { ITEM_UNITS } from '../../db/migrations/0027_item_totals.ts';
-import { counterShard } from './evaluationCounts.ts';
+import { counterShard, type CountedEvaluation as EvaluationCounted } from './evaluationCounts.ts';
 
 export interface CountedResult {
   item_id: number;
@@ -20,27 +22,10 @@ export interface CountedResult {
   na: number;
 }
 
-export interface CountedEvaluation {
-  /** The evaluation's id: it chooses the shard of a single evaluation's rows. */
-  id: number;
-  orgId: number;
-  boardId: number;
-  completedAt: number;
-}
+/** What places a completed evaluation's counts: its id chooses the shard of a single evaluation's rows. */
+type CountedEvaluation = Pick<EvaluationCounted, 'id' | 'orgId' | 'boardId' | 'completedAt'>;
 
-interface ItemTotalRow {
-  org_id: number;
-  board_id: number;
-  item_id: number;
-  unit: number;
-  slot: number;
-  kind: number;
-  shard: number;
-  passed: number;
-  failed: number;
-  na: number;
-  answers: number;
-}
+type ItemTotalRow = Selectable<ItemTotalsTable>;
 
 /** An upsert's rows at most: 11 values each, under SQLite's and PostgreSQL's limits on a statement's values. */
 const ROWS_PER_STATEMENT = 1_000;
@@ -50,7 +35,7 @@ const ROWS_PER_STATEMENT = 1_000;
  * and every board's row at each unit of time. Rows of one key are merged (a statement may not touch a row
  * twice), and they come in key order, so concurrent writers on PostgreSQL lock them in one order.
  */
-export function itemTotalRows(
+function itemTotalRows(
   evaluations: readonly { evaluation: CountedEvaluation; results: readonly CountedResult[] }[],
   delta: 1 | -1,
   shard: number,
