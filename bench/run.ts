@@ -296,7 +296,7 @@ import { loadConfig } from './server/config.js';
 import { openDatabase } from './server/db/index.js';
 import { startItemTotalsFold } from './server/jobs/itemTotalsFold.js';
 const config = loadConfig({ ...process.env, NODE_ENV: 'production' });
-const database = openDatabase(config.database, { backgroundCheckpoint: true });
+const database = openDatabase(config.database, { backgroundCheckpoint: true, syncCommitsOffLoop: true });
 const { app } = await buildApp({ config, database, webDir: '/nonexistent', exportWorkers: true });
 const stopFold = startItemTotalsFold(database.db, app.log);
 await app.listen({ port: 0, host: '127.0.0.1' });

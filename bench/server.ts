@@ -13,7 +13,7 @@ const config = loadConfig({
   NODE_ENV: 'production',
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
 });
-const database = openDatabase(config.database, { backgroundCheckpoint: true });
+const database = openDatabase(config.database, { backgroundCheckpoint: true, syncCommitsOffLoop: true });
 const { app } = await buildApp({ config, database, webDir: '/nonexistent', exportWorkers: true });
 const stopFold = startItemTotalsFold(database.db, app.log);
 await app.listen({ port: 0, host: '127.0.0.1' });

@@ -28,7 +28,10 @@ async function main() {
 
   let database: Database;
   try {
-    database = await openAndMigrate(config.database, { backgroundCheckpoint: true });
+    database = await openAndMigrate(config.database, {
+      backgroundCheckpoint: true,
+      syncCommitsOffLoop: true,
+    });
   } catch (error) {
     console.error(describeDatabaseError(config, error));
     process.exit(1);

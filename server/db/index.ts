@@ -17,6 +17,7 @@ import type { Database as DatabaseConfig } from '../config.ts';
 import type { DialectName } from './dialect.ts';
 import { migrateToLatest } from './migrate.ts';
 import { startCheckpointer, type Checkpointer } from './sqliteCheckpointer.ts';
+import { commitSync, registerCommitSync, type CommitSync } from './sqliteCommitSync.ts';
 import { driverDatabase } from './sqliteStatements.ts';
 import type { DB } from './schema.ts';
 
@@ -40,6 +41,8 @@ export interface Database {
   location: DatabaseConfig;
   /** SQLite with backgroundCheckpoint: the worker that checkpoints the write-ahead log. */
   checkpointer?: Checkpointer;
+  /** SQLite with syncCommitsOffLoop: what is committed and not yet on the disk (decision 0752). */
+  commits?: CommitSync;
 }
 
 // int8 (bigint ids, epoch-ms times, counts) as JavaScript numbers: all stay far below 2^53.
@@ -55,6 +58,12 @@ export interface OpenOptions {
    * threshold (docs/decisions/0745). For the process that serves the file; tests and tools leave it off.
    */
   backgroundCheckpoint?: boolean;
+  /**
+   * SQLite: commit without waiting for the disk on the event loop, and sync the log on the thread pool
+   * (docs/decisions/0752); the server answers only once its commits are synced (`commits.settled`). For the
+   * process that serves the file; tools and tests keep `synchronous = FULL`.
+   */
+  syncCommitsOffLoop?: boolean;
 }
 
 /**
@@ -112,13 +121,17 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
   if (config.file !== ':memory:') mkdirSync(path.dirname(config.file), { recursive: true });
   const sqlite = new SQLite(config.file);
   sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = FULL');
+  const commits =
+    options.syncCommitsOffLoop && config.file !== ':memory:' ? commitSync(`${config.file}-wal`) : null;
+  sqlite.pragma(commits ? 'synchronous = NORMAL' : 'synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  const onCommit = commits ? () => commits.committed() : undefined;
   const db = new Kysely<DB>({
-    dialect: new ImmediateSqliteDialect({ database: driverDatabase(sqlite) }),
+    dialect: new ImmediateSqliteDialect({ database: driverDatabase(sqlite, onCommit) }),
     log,
   });
+  if (commits) registerCommitSync(db, commits);
   const checkpointer =
     options.backgroundCheckpoint && config.file !== ':memory:'
       ? startCheckpointer(sqlite, config.file)
@@ -127,6 +140,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
   const poolStats = () => ({ max: 1, total: 1, idle: 0, waiting: 0 });
   const close = async () => {
     await checkpointer?.stop();
+    await commits?.close();
     await db.destroy();
   };
   return {
@@ -136,6 +150,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     close,
     location: config,
     ...(checkpointer ? { checkpointer } : {}),
+    ...(commits ? { commits } : {}),
   };
 }
 

@@ -72,13 +72,60 @@ function driverStatement(statement: SQLite.Statement): DriverStatement {
 }
 
 /**
+ * A statement that tells `onCommit` when it ended a transaction that wrote, or wrote outside one (decision
+ * 0752: the commit sync). A transaction's own statements are not commits; a rollback after writes is told
+ * too (a sync too many, never one too few).
+ */
+function trackedStatement(statement: DriverStatement, writes: boolean, after: (writes: boolean) => void) {
+  return {
+    get reader() {
+      return statement.reader;
+    },
+    get busy() {
+      return statement.busy;
+    },
+    all(parameters: readonly unknown[]) {
+      const rows = statement.all(parameters);
+      after(writes);
+      return rows;
+    },
+    run(parameters: readonly unknown[]) {
+      const result = statement.run(parameters);
+      after(writes);
+      return result;
+    },
+    *iterate(parameters: readonly unknown[]) {
+      try {
+        yield* statement.iterate(parameters);
+      } finally {
+        after(writes);
+      }
+    },
+  } satisfies DriverStatement;
+}
+
+/**
  * Kysely's SQLite driver prepares every statement anew; preparing was 6% of a get-boards request's CPU
  * (bench/README.md). The app runs a few hundred distinct statements, so they are kept, prepared, by their
  * text (the oldest dropped past STATEMENT_CACHE_SIZE: `in (…)` lists of other lengths are other texts).
- * A statement still being iterated is never handed out twice.
+ * A statement still being iterated is never handed out twice. With `onCommit`, every statement tells it of
+ * the commits it makes.
  */
-export function driverDatabase(sqlite: SQLite.Database) {
+export function driverDatabase(sqlite: SQLite.Database, onCommit?: () => void) {
   const statements = new Map<string, DriverStatement>();
+  let wrote = false;
+  const after = (writes: boolean) => {
+    if (writes) wrote = true;
+    if (wrote && !sqlite.inTransaction) {
+      wrote = false;
+      onCommit!();
+    }
+  };
+  const make = (text: string): DriverStatement => {
+    const prepared = sqlite.prepare(text);
+    const statement = driverStatement(prepared);
+    return onCommit ? trackedStatement(statement, !prepared.readonly, after) : statement;
+  };
   return {
     close: () => sqlite.close(),
     prepare(text: string): DriverStatement {
@@ -88,9 +135,9 @@ export function driverDatabase(sqlite: SQLite.Database) {
       // and with them the columns their rows were named by. It is never kept, so a kept text is no such change.
       if (SCHEMA_CHANGE.test(text)) {
         statements.clear();
-        return sqlite.prepare(text) as unknown as DriverStatement;
+        return make(text);
       }
-      const statement = driverStatement(sqlite.prepare(text));
+      const statement = make(text);
       if (!cached) {
         if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
         statements.set(text, statement);

@@ -94,7 +94,7 @@ for (const dialect of TEST_DIALECTS) {
 
     it('counts every pending evaluation once when two processes fold at once, a batch merged into a row per key', async () => {
       const s = await setup();
-      const total = 2 * FOLD_BATCH + 37;
+      const total = 2 * FOLD_BATCH[dialect] + 37;
       // All within one quarter-hour: one slot at every unit.
       await complete(s, total, Date.parse('2026-04-01T08:00:00Z'));
       expect(await pending()).toBe(total);
@@ -118,7 +118,7 @@ for (const dialect of TEST_DIALECTS) {
         ),
       );
       // A row per key per batch at most (not per evaluation).
-      for (const key of got) expect(key.rows).toBeLessThanOrEqual(Math.ceil(total / FOLD_BATCH));
+      for (const key of got) expect(key.rows).toBeLessThanOrEqual(Math.ceil(total / FOLD_BATCH[dialect]));
       // Nothing left: a fold finds nothing and writes nothing.
       expect(await foldAllItemTotals(db(1))).toBe(0);
       expect(await sums(s.team.org.id)).toEqual(got);

@@ -5,26 +5,28 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/index.ts';
-import { FOLD_BATCH, foldItemTotals } from '../modules/shared/itemCounts.ts';
+import { unsynced } from '../db/unsynced.ts';
+import { foldBatch, foldItemTotals } from '../modules/shared/itemCounts.ts';
 
 /** How often a process folds: readers add what is pending, so this bounds their extra rows, not accuracy. */
 export const ITEM_TOTALS_FOLD_MS = 1_000;
 
-/** Folds until nothing is pending, in batches, letting requests run between them. */
+/**
+ * Folds until nothing is pending, a batch a transaction, letting requests run between them. The fold's
+ * commits are not synced on SQLite (decision 0752): one lost with the machine leaves its evaluations
+ * pending, and the next fold takes them again.
+ */
 export async function foldAllItemTotals(db: Db): Promise<number> {
+  // A cheap look first: an idle fold takes no write lock (SQLite) and opens no transaction.
+  const any = await db.selectFrom('item_totals_pending').select('evaluation_id').limit(1).executeTakeFirst();
+  if (!any) return 0;
+  const batch = foldBatch(db);
   let folded = 0;
   for (;;) {
-    // A cheap look first: an idle fold takes no write lock (SQLite) and opens no transaction.
-    const any = await db
-      .selectFrom('item_totals_pending')
-      .select('evaluation_id')
-      .limit(1)
-      .executeTakeFirst();
-    if (!any) return folded;
-    const claimed = await foldItemTotals(db);
+    const claimed = await unsynced(db, (connection) => foldItemTotals(connection, batch));
     folded += claimed;
     // Fewer than a batch: the rest, if any, is another process's to fold (or arrived since).
-    if (claimed < FOLD_BATCH) return folded;
+    if (claimed < batch) return folded;
     await new Promise((resolve) => setImmediate(resolve));
   }
 }

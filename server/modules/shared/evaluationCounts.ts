@@ -3,7 +3,7 @@
  * evaluation calls countEvaluation in the same transaction. Unfinished evaluations are never counted, so
  * purging them changes nothing here.
  */
-import { PostgresAdapter } from 'kysely';
+import { dialectOf } from '../../db/dialect.ts';
 import type { Db } from '../../db/index.ts';
 import { SLOT_MS } from '../../db/migrations/0005_analytics.ts';
 import { TOTAL_UNITS, UNIT_CODES } from '../../db/migrations/0010_evaluation_totals.ts';
@@ -19,7 +19,7 @@ export const COUNTER_SHARDS = 8;
  * one writer at a time anyway, so it keeps one shard and its reports read the fewest rows.
  */
 export function counterShard(db: Db, evaluationId: number): number {
-  return db.getExecutor().adapter instanceof PostgresAdapter ? evaluationId % COUNTER_SHARDS : 0;
+  return dialectOf(db) === 'postgres' ? evaluationId % COUNTER_SHARDS : 0;
 }
 
 export interface CountedEvaluation {

@@ -9,6 +9,7 @@
  * were), and unfinished evaluations have none.
  */
 import type { Selectable } from 'kysely';
+import { dialectOf } from '../../db/dialect.ts';
 import type { Db } from '../../db/index.ts';
 import type { ItemTotalsTable } from '../../db/schema.ts';
 import { SLOT_MS } from '../../db/migrations/0005_analytics.ts';
@@ -147,18 +148,21 @@ export async function uncountItemResults(
 }
 
 /**
- * The pending evaluations a fold takes at most, in one transaction. Small: on SQLite the fold's statements
- * run on the event loop (its upsert reads and dirties a page per key), so requests wait for one batch at
- * most, not for a second's completions at once.
+ * The pending evaluations a fold takes at most, in one transaction. On SQLite the fold's statements run on
+ * the event loop (its upsert reads and dirties a page per key, about 64 an evaluation): one evaluation a
+ * transaction, so a request waits for one evaluation's fold at most (decision 0752). On PostgreSQL they run
+ * on a pooled connection and lock only item_totals' rows, which no request writes: batches of 20.
  */
-export const FOLD_BATCH = 20;
+export const FOLD_BATCH = { sqlite: 1, postgres: 20 } as const;
+
+export const foldBatch = (db: Db): number => FOLD_BATCH[dialectOf(db)];
 
 /**
  * Moves up to `limit` pending evaluations (the oldest) into item_totals, in one transaction: their rows
  * are deleted, their results read and added, merged by key, so evaluations of one item and hour cost one row
  * at each unit between them. Answers how many it claimed (0: nothing pending, or another process holds them).
  */
-export async function foldItemTotals(db: Db, limit = FOLD_BATCH): Promise<number> {
+export async function foldItemTotals(db: Db, limit = foldBatch(db)): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const claimed = await trx
       .deleteFrom('item_totals_pending')
