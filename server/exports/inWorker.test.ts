@@ -10,16 +10,7 @@ import { CARD_ITEM_CONTENT_MAX, MAX_ITEMS_PER_CARD } from '../../common/constant
 import { EXPORT_BATCH } from '../modules/evaluations/excel.ts';
 import { exportInWorkers } from './inWorker.ts';
 import { exportInProcess, type ExportCall, type ExportTask } from './tasks.ts';
-
-/** Resolves once `value()` has stopped changing for a while. */
-async function settled(value: () => number) {
-  let before = -1;
-  while (before !== value()) {
-    before = value();
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-  return before;
-}
+import { steady } from '../test/steady.ts';
 
 async function bytesOf(body: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -170,12 +161,12 @@ describeEachDatabase(
         const answer = await workers.run(task('getExcel'), asLog(log));
         const body = answer.file.body;
         // Nobody reads: a few chunks wait on this side, the worker waits for them to be taken.
-        const held = await settled(() => body.readableLength);
+        const held = await steady(() => body.readableLength);
         expect(held).toBeGreaterThan(0);
         expect(held).toBeLessThan(600_000);
         expect(workers.busy).toBe(1);
         body.destroy();
-        await settled(() => workers.busy);
+        await steady(() => workers.busy);
         expect(workers.busy).toBe(0);
         expect(log.error).not.toHaveBeenCalled();
         // The same worker makes the next export whole.

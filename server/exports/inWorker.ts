@@ -98,6 +98,9 @@ export function exportInWorkers(
     return worker;
   };
 
+  /** Exports running now (not alive minus waiting: an idle worker told to end is neither for a moment). */
+  let exporting = 0;
+
   const giveBack = (worker: Worker) => {
     if (closing) return;
     worker.unref();
@@ -116,6 +119,7 @@ export function exportInWorkers(
         return;
       }
       const worker = take();
+      exporting++;
       const tell = (message: ToWorker) => worker.postMessage(message);
       let body: Readable | null = null;
       let owed = 0; // chunks passed on whose `more` waits for the client to read
@@ -129,6 +133,7 @@ export function exportInWorkers(
       const finish = (reusable: boolean) => {
         if (done) return;
         done = true;
+        exporting--;
         worker.off('message', onMessage);
         worker.off('error', onError);
         worker.off('exit', onExit);
@@ -195,7 +200,7 @@ export function exportInWorkers(
   return {
     run,
     get busy() {
-      return alive.size - waiting.size;
+      return exporting;
     },
     get alive() {
       return alive.size;

@@ -6,6 +6,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/index.ts';
 import { unsynced } from '../db/unsynced.ts';
+import { repeat } from './repeat.ts';
 import { foldBatch, foldItemTotals } from '../modules/shared/itemCounts.ts';
 
 /** How often a process folds: readers add what is pending, so this bounds their extra rows, not accuracy. */
@@ -36,16 +37,9 @@ export function startItemTotalsFold(
   log: FastifyBaseLogger,
   everyMs: number = ITEM_TOTALS_FOLD_MS,
 ): () => void {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    foldAllItemTotals(db)
-      .catch((error: unknown) => log.warn({ err: error }, 'could not fold item totals'))
-      .finally(() => {
-        running = false;
-      });
-  }, everyMs);
-  timer.unref();
-  return () => clearInterval(timer);
+  return repeat(
+    () => foldAllItemTotals(db),
+    everyMs,
+    (error) => log.warn({ err: error }, 'could not fold item totals'),
+  );
 }

@@ -8,6 +8,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Services } from '../context.ts';
+import { repeat } from '../jobs/repeat.ts';
 import { guardedLookup } from './address.ts';
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -176,16 +177,9 @@ async function attempt(services: Services, orgId: number, id: number, now: numbe
 
 /** The loop in the app process: every WEBHOOK_POLL_MS, never two rounds at once in one process. */
 export function startWebhookDelivery(services: Services, log: FastifyBaseLogger): () => void {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    deliverDue(services)
-      .catch((error: unknown) => log.error({ err: error }, 'webhook delivery failed'))
-      .finally(() => {
-        running = false;
-      });
-  }, WEBHOOK_POLL_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+  return repeat(
+    () => deliverDue(services),
+    WEBHOOK_POLL_MS,
+    (error) => log.error({ err: error }, 'webhook delivery failed'),
+  );
 }

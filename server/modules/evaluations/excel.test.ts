@@ -18,6 +18,7 @@ import { nameKey } from '../../../common/validation.ts';
 import { FEEDBACK_EXPORT_BATCH } from '../feedback/excel.ts';
 import { EXPORT_BATCH } from './excel.ts';
 import { plainText, streamWorkbook, XLSX_CONTENT_TYPE, workbookMessages } from '../shared/workbook.ts';
+import { steady } from '../../test/steady.ts';
 
 const MINUTE = 60_000;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -403,16 +404,6 @@ for (const exportWorkers of [false, true]) {
 }
 
 describe('streaming a workbook', () => {
-  /** Resolves once `value()` has stopped changing for a while. */
-  async function settled(value: () => number) {
-    let before = -1;
-    while (before !== value()) {
-      before = value();
-      await new Promise((resolve) => setTimeout(resolve, 300));
-    }
-    return before;
-  }
-
   /** Batches of 10 rows of incompressible text (40 KB a batch), counting how many were asked for. */
   function source(count: number) {
     const state = { pulled: 0, closed: false };
@@ -446,13 +437,13 @@ describe('streaming a workbook', () => {
     });
     // Nobody reads: the export stops once a few megabytes wait between exceljs, the zip and the response
     // (about 7 MB of this incompressible text: 180 batches), far from the 40 MB.
-    const held = await settled(() => state.pulled);
+    const held = await steady(() => state.pulled);
     expect(held).toBeLessThan(300);
     expect(state.closed).toBe(false);
     // The client goes away (Fastify destroys the body when the response closes early).
     const atDrop = state.pulled;
     answer.file.body.destroy();
-    await settled(() => state.pulled);
+    await steady(() => state.pulled);
     expect(state.pulled - atDrop).toBeLessThanOrEqual(1);
     expect(state.closed).toBe(true);
     expect(log.error).not.toHaveBeenCalled();
