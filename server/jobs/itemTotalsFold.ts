@@ -17,13 +17,15 @@ export const ITEM_TOTALS_FOLD_MS = 1_000;
  * commits are not synced on SQLite (decision 0752): one lost with the machine leaves its evaluations
  * pending, and the next fold takes them again.
  */
-export async function foldAllItemTotals(db: Db): Promise<number> {
+export async function foldAllItemTotals(db: Db, signal?: AbortSignal): Promise<number> {
   // A cheap look first: an idle fold takes no write lock (SQLite) and opens no transaction.
   const any = await db.selectFrom('item_totals_pending').select('evaluation_id').limit(1).executeTakeFirst();
   if (!any) return 0;
   const batch = foldBatch(db);
   let folded = 0;
   for (;;) {
+    // Stopped (the process is closing): what is left stays pending for the next fold of any process.
+    if (signal?.aborted) return folded;
     const claimed = await unsynced(db, (connection) => foldItemTotals(connection, batch));
     folded += claimed;
     // Fewer than a batch: the rest, if any, is another process's to fold (or arrived since).
@@ -38,7 +40,7 @@ export function startItemTotalsFold(
   everyMs: number = ITEM_TOTALS_FOLD_MS,
 ): () => void {
   return repeat(
-    () => foldAllItemTotals(db),
+    (signal) => foldAllItemTotals(db, signal),
     everyMs,
     (error) => log.warn({ err: error }, 'could not fold item totals'),
   );

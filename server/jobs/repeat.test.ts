@@ -48,4 +48,27 @@ describe('repeat', () => {
     await wait(30);
     expect(runs).toBe(after);
   });
+
+  it('aborts the signal of a run in progress when stopped', async () => {
+    let signal: AbortSignal | undefined;
+    let steps = 0;
+    const stop = repeat(
+      async (given) => {
+        signal = given;
+        while (!given.aborted) {
+          steps++;
+          await wait(2);
+        }
+      },
+      5,
+      () => {},
+    );
+    await wait(30);
+    expect(signal?.aborted).toBe(false);
+    stop();
+    expect(signal?.aborted).toBe(true);
+    const at = steps;
+    await wait(20);
+    expect(steps).toBe(at);
+  });
 });
