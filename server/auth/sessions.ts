@@ -8,6 +8,7 @@ import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../common/constants.ts'
 import type { Config } from '../config.ts';
 import type { UserActor } from '../context.ts';
 import type { Db } from '../db/index.ts';
+import { preparedQuery } from '../db/prepared.ts';
 import { hashToken, randomToken } from './tokens.ts';
 
 export const SESSION_COOKIE = 'cb_session';
@@ -93,14 +94,9 @@ export function sessionToken(request: FastifyRequest): string | undefined {
   return token && token.length <= 200 ? token : undefined;
 }
 
-/** The signed-in user of a request, or null when there is no live session. */
-export async function resolveSession(
-  db: Db,
-  token: string | undefined,
-  now: number,
-): Promise<UserActor | null> {
-  if (!token) return null;
-  const row = await db
+/** Every signed-in request's lookup: prepared once (decision 0753). */
+const sessionByToken = preparedQuery((db, p: { tokenHash: string }) =>
+  db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .innerJoin('organizations', 'organizations.id', 'sessions.org_id')
@@ -116,8 +112,17 @@ export async function resolveSession(
       'organizations.name as orgName',
       'organizations.subscription_status',
     ])
-    .where('sessions.token_hash', '=', hashToken(token))
-    .executeTakeFirst();
+    .where('sessions.token_hash', '=', p.tokenHash),
+);
+
+/** The signed-in user of a request, or null when there is no live session. */
+export async function resolveSession(
+  db: Db,
+  token: string | undefined,
+  now: number,
+): Promise<UserActor | null> {
+  if (!token) return null;
+  const row = await sessionByToken.first(db, { tokenHash: hashToken(token) });
   if (!row || row.deleted_at !== null) return null;
   if (now >= row.idle_expires_at || now >= row.absolute_expires_at) return null;
   return {

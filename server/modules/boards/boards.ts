@@ -8,6 +8,7 @@ import { MAX_CARDS_PER_BOARD } from '../../../common/constants.ts';
 import { nameKey, messages as rules } from '../../../common/validation.ts';
 import type { CallContext, UserActor } from '../../context.ts';
 import type { Db } from '../../db/index.ts';
+import { preparedQuery } from '../../db/prepared.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import { boardMessages, findLiveBoard } from '../shared/boards.ts';
 import { cardMessages, findLiveCard } from '../shared/cards.ts';
@@ -32,19 +33,33 @@ function presentBoard(row: BoardRow, cardIds: number[]): Board {
   return { id: row.id, name: row.name, cardIDs: cardIds, hasAnonymous: row.has_anonymous === 1 };
 }
 
-/** The live cards on each of the organisation's live boards, in card name order, in one query. */
-async function cardIdsByBoard(db: Db, orgId: number): Promise<Map<number, number[]>> {
-  const rows = await db
+// get-boards' two statements, prepared once (decision 0753): every page of the app asks for the boards.
+const liveBoardCards = preparedQuery((db, p: { orgId: number }) =>
+  db
     .selectFrom('board_cards')
     .innerJoin('cards', 'cards.id', 'board_cards.card_id')
     .innerJoin('boards', 'boards.id', 'board_cards.board_id')
     .select(['board_cards.board_id', 'board_cards.card_id'])
-    .where('board_cards.org_id', '=', orgId)
+    .where('board_cards.org_id', '=', p.orgId)
     .where('cards.deleted_at', 'is', null)
     .where('boards.deleted_at', 'is', null)
     .orderBy('cards.name_key')
-    .orderBy('cards.id')
-    .execute();
+    .orderBy('cards.id'),
+);
+
+const liveBoards = preparedQuery((db, p: { orgId: number }) =>
+  db
+    .selectFrom('boards')
+    .select(['id', 'name', 'has_anonymous'])
+    .where('org_id', '=', p.orgId)
+    .where('deleted_at', 'is', null)
+    .orderBy('name_key')
+    .orderBy('id'),
+);
+
+/** The live cards on each of the organisation's live boards, in card name order, in one query. */
+async function cardIdsByBoard(db: Db, orgId: number): Promise<Map<number, number[]>> {
+  const rows = await liveBoardCards.all(db, { orgId });
   const byBoard = new Map<number, number[]>();
   for (const row of rows) {
     const list = byBoard.get(row.board_id) ?? [];
@@ -96,14 +111,7 @@ async function revokeAnonymousKeys(ctx: Ctx, boardId: number) {
 // Reading
 
 export async function listBoards(ctx: Ctx): Promise<Board[]> {
-  const rows = await ctx.db
-    .selectFrom('boards')
-    .select(['id', 'name', 'has_anonymous'])
-    .where('org_id', '=', ctx.actor.orgId)
-    .where('deleted_at', 'is', null)
-    .orderBy('name_key')
-    .orderBy('id')
-    .execute();
+  const rows = await liveBoards.all(ctx.db, { orgId: ctx.actor.orgId });
   const cards = await cardIdsByBoard(ctx.db, ctx.actor.orgId);
   return rows.map((row) => presentBoard(row, cards.get(row.id) ?? []));
 }
