@@ -76,6 +76,20 @@ describe('configuration', () => {
     );
   });
 
+  it('sends PostgreSQL statements named unless PG_NAMED_STATEMENTS=false (decision 0754)', () => {
+    const url = 'postgres://db.example/checkboard';
+    expect(loadConfig({ DATABASE_URL: url }).database).toEqual({ kind: 'postgres', url });
+    expect(loadConfig({ DATABASE_URL: url, PG_NAMED_STATEMENTS: 'false' }).database).toEqual({
+      kind: 'postgres',
+      url,
+      namedStatements: false,
+    });
+    expect(loadConfig({ PG_NAMED_STATEMENTS: 'false' }).database.kind).toBe('sqlite');
+    expect(() => loadConfig({ PG_NAMED_STATEMENTS: 'no' })).toThrow(
+      new ConfigError('Invalid configuration: PG_NAMED_STATEMENTS must be true or false (got "no").'),
+    );
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' }).port).toBe(3000);
   });

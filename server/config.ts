@@ -52,6 +52,10 @@ const schema = z.object({
       'a postgres://… URL, or sqlite:<path> for an embedded database',
     ).optional(),
   ),
+  PG_NAMED_STATEMENTS: z.preprocess(
+    emptyAsUndefined,
+    z.enum(['true', 'false'], { error: 'must be true or false' }).default('true'),
+  ),
   APP_URL: z.preprocess(emptyAsUndefined, url(['http:', 'https:'], 'an http:// or https:// URL').optional()),
   SMTP_URL: z.preprocess(emptyAsUndefined, url(['smtp:', 'smtps:'], 'an smtp:// or smtps:// URL').optional()),
   MAIL_FROM: z.preprocess(
@@ -167,7 +171,10 @@ const schema = z.object({
   ),
 });
 
-export type Database = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+export type Database =
+  | { kind: 'sqlite'; file: string }
+  /** namedStatements: send statements as named prepared statements (decision 0754; PG_NAMED_STATEMENTS). */
+  | { kind: 'postgres'; url: string; namedStatements?: boolean };
 
 export interface Config {
   env: 'development' | 'production' | 'test';
@@ -212,6 +219,10 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+function withNamedStatements(database: Database, named: boolean): Database {
+  return database.kind === 'postgres' && !named ? { ...database, namedStatements: false } : database;
+}
 
 export function parseDatabaseUrl(value: string | undefined): Database {
   if (!value) return { kind: 'sqlite', file: path.join(projectRoot, 'data', 'checkboard.sqlite') };
@@ -263,7 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     env: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
-    database: parseDatabaseUrl(e.DATABASE_URL),
+    database: withNamedStatements(parseDatabaseUrl(e.DATABASE_URL), e.PG_NAMED_STATEMENTS === 'true'),
     appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,

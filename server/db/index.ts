@@ -13,6 +13,7 @@ import {
   type SqliteDialectConfig,
 } from 'kysely';
 import pg from 'pg';
+import { nameStatements } from './pgNamedStatements.ts';
 import type { Database as DatabaseConfig } from '../config.ts';
 import type { DialectName } from './dialect.ts';
 import { migrateToLatest } from './migrate.ts';
@@ -108,7 +109,10 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     pool.on('error', () => {});
     // Nor must one dropped while in use (database restarted mid-query): the query fails (503), the pool
     // discards the client on release, and the next request connects afresh.
-    pool.on('connect', (client) => client.on('error', () => {}));
+    pool.on('connect', (client) => {
+      client.on('error', () => {});
+      if (config.namedStatements !== false) nameStatements(client);
+    });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });
     const poolStats = () => ({
       max: pool.options.max ?? 10,
