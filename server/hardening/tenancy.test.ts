@@ -128,9 +128,36 @@ export function normalise(statement: string): string {
   return statement.replace(/\$\d+/g, '?').replace(/\s+/g, ' ').trim().toLowerCase();
 }
 
+/**
+ * writeTogether's statement (decision 0755), `with "write_0" as (…), "write_1" as (…) <last>`, as its
+ * writes, each checked on its own; any other statement as itself.
+ */
+function writesOf(text: string): string[] {
+  if (!text.startsWith('with "write_0" as (')) return [text];
+  const parts: string[] = [];
+  let at = 0;
+  for (;;) {
+    const head = /^(with |, ?)"write_\d+" as \(/.exec(text.slice(at));
+    if (!head) break;
+    const start = at + head[0].length;
+    let depth = 1;
+    let i = start;
+    for (; i < text.length && depth > 0; i++) {
+      if (text[i] === '(') depth++;
+      else if (text[i] === ')') depth--;
+    }
+    parts.push(text.slice(start, i - 1));
+    at = i;
+  }
+  parts.push(text.slice(at).trim());
+  return parts;
+}
+
 /** What is wrong with a statement's scoping, or null when it names the organisation (or is listed). */
 export function tenancyProblem(statement: string): string | null {
-  const text = normalise(statement);
+  const writes = writesOf(normalise(statement));
+  if (writes.length > 1) return writes.map(tenancyProblem).find((problem) => problem !== null) ?? null;
+  const text = writes[0]!;
   const tables = [...text.matchAll(TENANT)].map((match) => match[2]!);
   if (tables.length === 0) return null;
   if (UNSCOPED.some(({ pattern }) => pattern.test(text))) return null;
@@ -231,4 +258,34 @@ it('the checker finds a read, a write by id and an insert that forget the organi
     tenancyProblem('select "r".* from "results" as "r" inner join "evaluations" on 1 where "org_id" = ?'),
   ).toBeNull();
   expect(tenancyProblem('insert into "boards" ("org_id", "name") values (?, ?)')).toBeNull();
+  // writeTogether's statement (decision 0755): each of its writes on its own.
+  const together = (...writes: string[]) =>
+    `with ${writes
+      .slice(0, -1)
+      .map((w, i) => `"write_${i}" as (${w})`)
+      .join(', ')} ${writes.at(-1)}`;
+  expect(
+    tenancyProblem(
+      together(
+        'insert into "results" ("org_id", "item_id") values (?, ?), (?, ?)',
+        'insert into "boards" ("org_id", "name") values (?, ?)',
+      ),
+    ),
+  ).toBeNull();
+  expect(
+    tenancyProblem(
+      together(
+        'insert into "results" ("item_id") values (?)',
+        'insert into "boards" ("org_id", "name") values (?, ?)',
+      ),
+    ),
+  ).toMatch(/inserts into results without org_id/);
+  expect(
+    tenancyProblem(
+      together(
+        'insert into "results" ("org_id", "item_id") values (?, ?)',
+        'update "cards" set "name" = ? where "id" = ?',
+      ),
+    ),
+  ).toMatch(/cards without an org_id filter/);
 });

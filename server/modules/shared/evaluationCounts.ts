@@ -5,6 +5,7 @@
  */
 import { dialectOf } from '../../db/dialect.ts';
 import type { Db } from '../../db/index.ts';
+import { writeTogether, type Write } from '../../db/together.ts';
 import { SLOT_MS } from '../../db/migrations/0005_analytics.ts';
 import { TOTAL_UNITS, UNIT_CODES } from '../../db/migrations/0010_evaluation_totals.ts';
 
@@ -36,10 +37,19 @@ export interface CountedEvaluation {
  * Adds (delta 1) or removes (delta -1) one completed evaluation at its four levels (its board and card, its
  * board, its card on every board, the organisation) by quarter-hour, then by hour and day
  * (evaluation_totals, decision 0582). The rows are always written in the same order, from the most
- * particular to the organisation's, so concurrent writers on PostgreSQL take their row locks in one order;
- * callers run it last in their transaction, so the shared rows are held briefly.
+ * particular to the organisation's, in statements of one shape, so concurrent writers on PostgreSQL take
+ * their row locks in one order; callers run it last in their transaction, so the shared rows are held
+ * briefly.
  */
 export async function countEvaluation(db: Db, evaluation: CountedEvaluation, delta: 1 | -1): Promise<void> {
+  await writeTogether(db, evaluationCountWrites(db, evaluation, delta));
+}
+
+/**
+ * countEvaluation's two writes, for a caller that makes them together with its own (writeTogether,
+ * decision 0755); always in this order, so the rows' locks are taken in one order by every writer.
+ */
+export function evaluationCountWrites(db: Db, evaluation: CountedEvaluation, delta: 1 | -1): Write[] {
   const slot = Math.floor(evaluation.completedAt / SLOT_MS);
   const shard = counterShard(db, evaluation.id);
   const passed = evaluation.pass ? delta : 0;
@@ -53,7 +63,7 @@ export async function countEvaluation(db: Db, evaluation: CountedEvaluation, del
     passed,
     failed,
   });
-  await db
+  const counts = db
     .insertInto('evaluation_counts')
     .values([
       row(evaluation.boardId, evaluation.cardId),
@@ -66,8 +76,7 @@ export async function countEvaluation(db: Db, evaluation: CountedEvaluation, del
         passed: eb('evaluation_counts.passed', '+', eb.ref('excluded.passed')),
         failed: eb('evaluation_counts.failed', '+', eb.ref('excluded.failed')),
       })),
-    )
-    .execute();
+    );
   const total = (unit: keyof typeof TOTAL_UNITS, boardId: number, cardId: number) => ({
     org_id: evaluation.orgId,
     unit: UNIT_CODES[unit],
@@ -78,7 +87,7 @@ export async function countEvaluation(db: Db, evaluation: CountedEvaluation, del
     passed,
     failed,
   });
-  await db
+  const totals = db
     .insertInto('evaluation_totals')
     .values(
       (['hour', 'day'] as const).flatMap((unit) => [
@@ -93,6 +102,6 @@ export async function countEvaluation(db: Db, evaluation: CountedEvaluation, del
         passed: eb('evaluation_totals.passed', '+', eb.ref('excluded.passed')),
         failed: eb('evaluation_totals.failed', '+', eb.ref('excluded.failed')),
       })),
-    )
-    .execute();
+    );
+  return [counts, totals];
 }

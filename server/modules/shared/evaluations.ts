@@ -19,11 +19,12 @@ import { missingSignOff } from '../../../common/signOff.ts';
 import { evaluationPasses } from '../../../common/results.ts';
 import { nameKey } from '../../../common/validation.ts';
 import type { Db } from '../../db/index.ts';
+import { writeTogether } from '../../db/together.ts';
 import type { ResultsTable } from '../../db/schema.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import { boardMessages, findLiveBoard } from './boards.ts';
-import { countEvaluation } from './evaluationCounts.ts';
-import { pendItemResults, uncountItemResults } from './itemCounts.ts';
+import { countEvaluation, evaluationCountWrites } from './evaluationCounts.ts';
+import { pendItemResultsWrite, uncountItemResults } from './itemCounts.ts';
 import { enqueueEvents } from './webhookEvents.ts';
 import { isOwn, mayChange, type Caller } from './caller.ts';
 import { liveCardsOfBoard } from './cards.ts';
@@ -322,6 +323,45 @@ export function completionTime(now: number, deviceTime: number | undefined) {
   };
 }
 
+/**
+ * What completing an evaluation of a card needs of the card, in one read: its live items in card order, and
+ * whether it requires a sign-off (a card without live items is one row of nulls).
+ */
+async function cardToComplete(
+  db: Db,
+  orgId: number,
+  cardId: number,
+): Promise<{ items: CardItemRow[]; signOffRequired: boolean }> {
+  const rows = await db
+    .selectFrom('cards')
+    .leftJoin('card_items', (join) =>
+      join
+        .onRef('card_items.org_id', '=', 'cards.org_id')
+        .onRef('card_items.card_id', '=', 'cards.id')
+        .on('card_items.is_deleted', '=', 0),
+    )
+    .select([
+      'cards.sign_off_required',
+      'card_items.id',
+      'card_items.type',
+      'card_items.content',
+      'card_items.na',
+      'card_items.position',
+      'card_items.photo_on_fail',
+      'card_items.note_on_fail',
+    ])
+    .where('cards.org_id', '=', orgId)
+    .where('cards.id', '=', cardId)
+    .orderBy('card_items.position')
+    .orderBy('card_items.id')
+    .execute();
+  const items: CardItemRow[] = [];
+  for (const { sign_off_required: _, ...item } of rows) {
+    if (item.id !== null) items.push(item as CardItemRow);
+  }
+  return { items, signOffRequired: rows[0]?.sign_off_required === 1 };
+}
+
 /** add-results: completes the evaluation with its results and computed `pass`, at completionTime(). */
 export async function completeEvaluation(
   db: Db,
@@ -344,29 +384,14 @@ export async function completeEvaluation(
   // Only whoever started it completes it: an Administrator may delete any evaluation, never finish another
   // member's (issue 10). Open evaluations are hidden from everyone else, so it is answered as not found.
   if (!isOwn(caller, evaluation, evaluation.started_at)) throw notFound(messages.evaluationNotFound);
-  const items = await db
-    .selectFrom('card_items')
-    .select(['id', 'type', 'content', 'na', 'position', 'photo_on_fail', 'note_on_fail'])
-    .where('org_id', '=', caller.orgId)
-    .where('card_id', '=', evaluation.card_id)
-    .where('is_deleted', '=', 0)
-    .orderBy('position')
-    .orderBy('id')
-    .execute();
+  const { items, signOffRequired } = await cardToComplete(db, caller.orgId, evaluation.card_id);
   // The photos are counted only where a failed item asks for one (issue 12): each skipped read is a round trip.
   const photos = items.some((item) => item.photo_on_fail === 1)
     ? await photoCounts(db, caller.orgId, evaluation.id)
     : undefined;
   const { rows, pass } = resultsToStore(items, input.results, photos);
   // A card requiring sign-off (issue 13): the drawn signature and the typed name, both, or nothing is written.
-  const card = await db
-    .selectFrom('cards')
-    .select('sign_off_required')
-    .where('org_id', '=', caller.orgId)
-    .where('id', '=', evaluation.card_id)
-    .executeTakeFirst();
   const signedName = input.signedName?.trim() ? input.signedName.trim() : null;
-  const signOffRequired = card?.sign_off_required === 1;
   const missing = missingSignOff(signOffRequired, {
     signature: signOffRequired && (await hasSignature(db, caller.orgId, evaluation.id)),
     signedName,
@@ -388,27 +413,31 @@ export async function completeEvaluation(
     .where('completed_at', 'is', null)
     .executeTakeFirst();
   if (Number(claimed.numUpdatedRows) !== 1) throw conflict(messages.alreadyComplete);
-  if (rows.length) {
-    await db
-      .insertInto('results')
-      .values(rows.map((row) => ({ ...row, org_id: caller.orgId, evaluation_id: evaluation.id })))
-      .execute();
-  }
-  // Its items' answers are counted by the fold (decision 0751).
-  await pendItemResults(db, { id: evaluation.id, orgId: caller.orgId });
-  // Last, so the analytics totals' rows are locked only until the commit that follows.
-  await countEvaluation(
-    db,
-    {
-      id: evaluation.id,
-      orgId: caller.orgId,
-      boardId: evaluation.board_id,
-      cardId: evaluation.card_id,
-      completedAt: now,
-      pass,
-    },
-    1,
-  );
+  // The results, the fold's pending row and the counters: one statement on PostgreSQL (decision 0755). The
+  // counters last, so the analytics totals' rows are locked only until the commit that follows.
+  await writeTogether(db, [
+    ...(rows.length
+      ? [
+          db
+            .insertInto('results')
+            .values(rows.map((row) => ({ ...row, org_id: caller.orgId, evaluation_id: evaluation.id }))),
+        ]
+      : []),
+    // Its items' answers are counted by the fold (decision 0751).
+    pendItemResultsWrite(db, { id: evaluation.id, orgId: caller.orgId }),
+    ...evaluationCountWrites(
+      db,
+      {
+        id: evaluation.id,
+        orgId: caller.orgId,
+        boardId: evaluation.board_id,
+        cardId: evaluation.card_id,
+        completedAt: now,
+        pass,
+      },
+      1,
+    ),
+  ]);
   await enqueueEvents(
     db,
     caller.orgId,

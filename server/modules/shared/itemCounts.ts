@@ -123,10 +123,14 @@ export async function countItemResults(
 
 /** A completion's results are counted by the fold (decision 0751): one row, appended in id order. */
 export async function pendItemResults(db: Db, evaluation: { id: number; orgId: number }): Promise<void> {
-  await db
+  await pendItemResultsWrite(db, evaluation).execute();
+}
+
+/** pendItemResults' write, for a caller that makes it together with its own (decision 0755). */
+export function pendItemResultsWrite(db: Db, evaluation: { id: number; orgId: number }) {
+  return db
     .insertInto('item_totals_pending')
-    .values({ evaluation_id: evaluation.id, org_id: evaluation.orgId })
-    .execute();
+    .values({ evaluation_id: evaluation.id, org_id: evaluation.orgId });
 }
 
 /**
