@@ -8,7 +8,7 @@
  * Results are never changed otherwise (an item's edit or deletion leaves the answers already given as they
  * were), and unfinished evaluations have none.
  */
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { dialectOf } from '../../db/dialect.ts';
 import type { Db } from '../../db/index.ts';
 import type { ItemTotalsTable } from '../../db/schema.ts';
@@ -161,10 +161,46 @@ export const FOLD_BATCH = { sqlite: 1, postgres: 20 } as const;
 
 export const foldBatch = (db: Db): number => FOLD_BATCH[dialectOf(db)];
 
+/** ITEM_UNITS as rows (unit, size): a derived table both databases read (no VALUES column names). */
+const UNITS_TABLE = sql.raw(
+  `(${ITEM_UNITS.map((size, unit) => `select ${unit} as unit, ${size} as size`).join(' union all ')})`,
+);
+
+/**
+ * The fold's one statement: the given evaluations' results summed in the database into item_totals' rows
+ * (each Pass/Fail result; another item's only when it is N/A or answered Pass or Fail, as itemTotalRows),
+ * per item, board (its own and 0, every board) and unit of time, upserted in key order so concurrent
+ * writers on PostgreSQL lock rows in one order. No row is built in JavaScript (decision 0756).
+ */
+function foldStatement(ids: readonly number[], shard: number) {
+  return sql`
+    insert into item_totals (org_id, board_id, item_id, unit, slot, kind, shard, passed, failed, na, answers)
+    select e.org_id, case when b.whole = 1 then 0 else e.board_id end as board_id, r.item_id, u.unit,
+      (e.completed_at / ${sql.lit(SLOT_MS)}) / u.size as slot,
+      case when r.item_type = 'pass_fail' then 1 else 0 end as kind, ${shard},
+      sum(case when r.na = 0 and r.pass = 1 then 1 else 0 end),
+      sum(case when r.na = 0 and r.pass = 0 then 1 else 0 end),
+      sum(case when r.na = 1 then 1 else 0 end),
+      count(*)
+    from evaluations e
+    inner join results r on r.org_id = e.org_id and r.evaluation_id = e.id
+    cross join ${UNITS_TABLE} u
+    cross join (select 0 as whole union all select 1) b
+    where e.id in (${sql.join(ids)}) and e.completed_at is not null
+      and (r.item_type = 'pass_fail' or r.na = 1 or r.pass is not null)
+    group by e.org_id, 2, r.item_id, u.unit, 5, 6
+    order by e.org_id, u.unit, 2, r.item_id, 5, 6
+    on conflict (org_id, unit, board_id, item_id, slot, kind, shard) do update set
+      passed = item_totals.passed + excluded.passed,
+      failed = item_totals.failed + excluded.failed,
+      na = item_totals.na + excluded.na,
+      answers = item_totals.answers + excluded.answers`;
+}
+
 /**
  * Moves up to `limit` pending evaluations (the oldest) into item_totals, in one transaction: their rows
- * are deleted, their results read and added, merged by key, so evaluations of one item and hour cost one row
- * at each unit between them. Answers how many it claimed (0: nothing pending, or another process holds them).
+ * are deleted and their results summed into item_totals by one statement, merged by key, so evaluations of
+ * one item and hour cost one row at each unit between them. Answers how many it claimed (0: nothing pending, or another process holds them).
  */
 export async function foldItemTotals(db: Db, limit = foldBatch(db)): Promise<number> {
   return db.transaction().execute(async (trx) => {
@@ -177,34 +213,7 @@ export async function foldItemTotals(db: Db, limit = foldBatch(db)): Promise<num
       .execute();
     if (!claimed.length) return 0;
     const ids = claimed.map((r) => Number(r.evaluation_id)).sort((a, b) => a - b);
-    const evaluations = await trx
-      .selectFrom('evaluations')
-      .select(['id', 'org_id', 'board_id', 'completed_at'])
-      .where('id', 'in', ids)
-      .where('completed_at', 'is not', null)
-      .execute();
-    const results = await trx
-      .selectFrom('results')
-      .select(['evaluation_id', 'item_id', 'item_type', 'pass', 'na'])
-      .where('evaluation_id', 'in', ids)
-      .execute();
-    const byEvaluation = new Map<number, CountedResult[]>();
-    for (const r of results) {
-      const id = Number(r.evaluation_id);
-      const list = byEvaluation.get(id) ?? [];
-      list.push({ item_id: Number(r.item_id), item_type: r.item_type, pass: r.pass, na: r.na });
-      byEvaluation.set(id, list);
-    }
-    const counted = evaluations.map((e) => ({
-      evaluation: {
-        id: Number(e.id),
-        orgId: Number(e.org_id),
-        boardId: Number(e.board_id),
-        completedAt: Number(e.completed_at),
-      },
-      results: byEvaluation.get(Number(e.id)) ?? [],
-    }));
-    await upsertItemTotals(trx, itemTotalRows(counted, 1, counterShard(trx, ids[0]!)));
+    await foldStatement(ids, counterShard(trx, ids[0]!)).execute(trx);
     return claimed.length;
   });
 }
