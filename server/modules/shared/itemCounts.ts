@@ -188,7 +188,7 @@ function foldStatement(ids: readonly number[], shard: number) {
     cross join (select 0 as whole union all select 1) b
     where e.id in (${sql.join(ids)}) and e.completed_at is not null
       and (r.item_type = 'pass_fail' or r.na = 1 or r.pass is not null)
-    group by e.org_id, 2, r.item_id, u.unit, 5, 6
+    group by e.org_id, u.unit, 2, r.item_id, 5, 6
     order by e.org_id, u.unit, 2, r.item_id, 5, 6
     on conflict (org_id, unit, board_id, item_id, slot, kind, shard) do update set
       passed = item_totals.passed + excluded.passed,
