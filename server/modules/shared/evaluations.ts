@@ -177,7 +177,10 @@ async function findEvaluation(db: Db, caller: Caller, evalId: number): Promise<E
  * is not complete is hidden like everything unfinished, so it is "not found" rather than "not yours".
  */
 async function findChangeableEvaluation(db: Db, caller: Caller, evalId: number): Promise<EvaluationRow> {
-  const row = await findEvaluation(db, caller, evalId);
+  return changeable(caller, await findEvaluation(db, caller, evalId));
+}
+
+function changeable<Row extends EvaluationRow>(caller: Caller, row: Row): Row {
   if (!mayChange(caller, row, row.started_at)) {
     if (row.completed_at === null) throw notFound(messages.evaluationNotFound);
     throw forbidden(messages.notYourEvaluation);
@@ -324,42 +327,74 @@ export function completionTime(now: number, deviceTime: number | undefined) {
 }
 
 /**
- * What completing an evaluation of a card needs of the card, in one read: its live items in card order, and
- * whether it requires a sign-off (a card without live items is one row of nulls).
+ * What completing an evaluation needs, in one read (each read a round trip on PostgreSQL): the evaluation
+ * as the caller may change it, its card's live items in card order, and whether the card requires a
+ * sign-off. A card without live items is one row of nulls on its side.
  */
-async function cardToComplete(
+async function evaluationToComplete(
   db: Db,
-  orgId: number,
-  cardId: number,
-): Promise<{ items: CardItemRow[]; signOffRequired: boolean }> {
+  caller: Caller,
+  evalId: number,
+): Promise<{ evaluation: EvaluationRow; items: CardItemRow[]; signOffRequired: boolean }> {
   const rows = await db
-    .selectFrom('cards')
+    .selectFrom('evaluations')
+    .leftJoin('cards', (join) =>
+      join.onRef('cards.org_id', '=', 'evaluations.org_id').onRef('cards.id', '=', 'evaluations.card_id'),
+    )
     .leftJoin('card_items', (join) =>
       join
-        .onRef('card_items.org_id', '=', 'cards.org_id')
-        .onRef('card_items.card_id', '=', 'cards.id')
+        .onRef('card_items.org_id', '=', 'evaluations.org_id')
+        .onRef('card_items.card_id', '=', 'evaluations.card_id')
         .on('card_items.is_deleted', '=', 0),
     )
+    .select(evaluationColumns)
     .select([
       'cards.sign_off_required',
-      'card_items.id',
-      'card_items.type',
-      'card_items.content',
-      'card_items.na',
-      'card_items.position',
-      'card_items.photo_on_fail',
-      'card_items.note_on_fail',
+      'card_items.id as item_id',
+      'card_items.type as item_type',
+      'card_items.content as item_content',
+      'card_items.na as item_na',
+      'card_items.position as item_position',
+      'card_items.photo_on_fail as item_photo_on_fail',
+      'card_items.note_on_fail as item_note_on_fail',
     ])
-    .where('cards.org_id', '=', orgId)
-    .where('cards.id', '=', cardId)
+    .where('evaluations.org_id', '=', caller.orgId)
+    .where('evaluations.id', '=', evalId)
+    .$if(caller.boardId !== undefined, (qb) => qb.where('evaluations.board_id', '=', caller.boardId!))
     .orderBy('card_items.position')
     .orderBy('card_items.id')
     .execute();
+  const first = rows[0];
+  if (!first) throw notFound(messages.evaluationNotFound);
+  const evaluation = changeable(caller, {
+    id: first.id,
+    board_id: first.board_id,
+    card_id: first.card_id,
+    user_id: first.user_id,
+    anon_key_id: first.anon_key_id,
+    user_name: first.user_name,
+    board_name: first.board_name,
+    card_name: first.card_name,
+    pass: first.pass,
+    has_feedback: first.has_feedback,
+    started_at: first.started_at,
+    completed_at: first.completed_at,
+    completed_on_device: first.completed_on_device,
+  });
   const items: CardItemRow[] = [];
-  for (const { sign_off_required: _, ...item } of rows) {
-    if (item.id !== null) items.push(item as CardItemRow);
+  for (const row of rows) {
+    if (row.item_id === null) continue;
+    items.push({
+      id: row.item_id,
+      type: row.item_type!,
+      content: row.item_content!,
+      na: row.item_na!,
+      position: row.item_position!,
+      photo_on_fail: row.item_photo_on_fail!,
+      note_on_fail: row.item_note_on_fail!,
+    });
   }
-  return { items, signOffRequired: rows[0]?.sign_off_required === 1 };
+  return { evaluation, items, signOffRequired: first.sign_off_required === 1 };
 }
 
 /** add-results: completes the evaluation with its results and computed `pass`, at completionTime(). */
@@ -379,12 +414,11 @@ export async function completeEvaluation(
     input.deviceCompletedTime === undefined ? undefined : Date.parse(input.deviceCompletedTime),
   );
   const now = when.completedAt;
-  const evaluation = await findChangeableEvaluation(db, caller, input.evalId);
+  const { evaluation, items, signOffRequired } = await evaluationToComplete(db, caller, input.evalId);
   if (evaluation.completed_at !== null) throw conflict(messages.alreadyComplete);
   // Only whoever started it completes it: an Administrator may delete any evaluation, never finish another
   // member's (issue 10). Open evaluations are hidden from everyone else, so it is answered as not found.
   if (!isOwn(caller, evaluation, evaluation.started_at)) throw notFound(messages.evaluationNotFound);
-  const { items, signOffRequired } = await cardToComplete(db, caller.orgId, evaluation.card_id);
   // The photos are counted only where a failed item asks for one (issue 12): each skipped read is a round trip.
   const photos = items.some((item) => item.photo_on_fail === 1)
     ? await photoCounts(db, caller.orgId, evaluation.id)
