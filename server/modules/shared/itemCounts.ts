@@ -200,7 +200,8 @@ function foldStatement(ids: readonly number[], shard: number) {
 /**
  * Moves up to `limit` pending evaluations (the oldest) into item_totals, in one transaction: their rows
  * are deleted and their results summed into item_totals by one statement, merged by key, so evaluations of
- * one item and hour cost one row at each unit between them. Answers how many it claimed (0: nothing pending, or another process holds them).
+ * one item and hour cost one row at each unit between them. Answers how many it claimed (0: nothing
+ * pending, or another process holds them).
  */
 export async function foldItemTotals(db: Db, limit = foldBatch(db)): Promise<number> {
   return db.transaction().execute(async (trx) => {
