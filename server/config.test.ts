@@ -90,6 +90,26 @@ describe('configuration', () => {
     );
   });
 
+  it('turns PostgreSQL’s JIT off on the app’s connections unless PG_JIT=true (decision 0758)', () => {
+    const url = 'postgres://db.example/checkboard';
+    expect(loadConfig({ DATABASE_URL: url, PG_JIT: 'true' }).database).toEqual({
+      kind: 'postgres',
+      url,
+      jit: true,
+    });
+    expect(loadConfig({ DATABASE_URL: url, PG_JIT: 'false' }).database).toEqual({ kind: 'postgres', url });
+    expect(loadConfig({ DATABASE_URL: url, PG_JIT: 'true', PG_NAMED_STATEMENTS: 'false' }).database).toEqual({
+      kind: 'postgres',
+      url,
+      namedStatements: false,
+      jit: true,
+    });
+    expect(loadConfig({ PG_JIT: 'true' }).database.kind).toBe('sqlite');
+    expect(() => loadConfig({ PG_JIT: 'yes' })).toThrow(
+      new ConfigError('Invalid configuration: PG_JIT must be true or false (got "yes").'),
+    );
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' }).port).toBe(3000);
   });

@@ -56,6 +56,10 @@ const schema = z.object({
     emptyAsUndefined,
     z.enum(['true', 'false'], { error: 'must be true or false' }).default('true'),
   ),
+  PG_JIT: z.preprocess(
+    emptyAsUndefined,
+    z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
+  ),
   APP_URL: z.preprocess(emptyAsUndefined, url(['http:', 'https:'], 'an http:// or https:// URL').optional()),
   SMTP_URL: z.preprocess(emptyAsUndefined, url(['smtp:', 'smtps:'], 'an smtp:// or smtps:// URL').optional()),
   MAIL_FROM: z.preprocess(
@@ -173,8 +177,12 @@ const schema = z.object({
 
 export type Database =
   | { kind: 'sqlite'; file: string }
-  /** namedStatements: send statements as named prepared statements (decision 0754; PG_NAMED_STATEMENTS). */
-  | { kind: 'postgres'; url: string; namedStatements?: boolean };
+  /**
+   * namedStatements: send statements as named prepared statements (decision 0754; PG_NAMED_STATEMENTS).
+   * jit: leave PostgreSQL's JIT compilation as the server sets it; otherwise off on the app's connections
+   * (decision 0758; PG_JIT).
+   */
+  | { kind: 'postgres'; url: string; namedStatements?: boolean; jit?: boolean };
 
 export interface Config {
   env: 'development' | 'production' | 'test';
@@ -220,8 +228,9 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-function withNamedStatements(database: Database, named: boolean): Database {
-  return database.kind === 'postgres' && !named ? { ...database, namedStatements: false } : database;
+function withPostgresSettings(database: Database, named: boolean, jit: boolean): Database {
+  if (database.kind !== 'postgres') return database;
+  return { ...database, ...(named ? {} : { namedStatements: false }), ...(jit ? { jit: true } : {}) };
 }
 
 export function parseDatabaseUrl(value: string | undefined): Database {
@@ -274,7 +283,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     env: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
-    database: withNamedStatements(parseDatabaseUrl(e.DATABASE_URL), e.PG_NAMED_STATEMENTS === 'true'),
+    database: withPostgresSettings(
+      parseDatabaseUrl(e.DATABASE_URL),
+      e.PG_NAMED_STATEMENTS === 'true',
+      e.PG_JIT === 'true',
+    ),
     appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,

@@ -1,13 +1,13 @@
 /**
- * Named statements on PostgreSQL (decision 0754): the app's statements are prepared once per connection,
- * other statements and texts past the bound go unnamed, and a statement whose result changed shape under
- * the server fails once, then is prepared again.
+ * Named statements on PostgreSQL (decisions 0754, 0758): a statement that comes again is prepared once per
+ * connection; other statements, texts used once, long texts and texts past the bounds go unnamed; and a
+ * statement whose result changed shape under the server fails once, then is prepared again.
  */
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test/databases.ts';
 import { openDatabase } from './index.ts';
-import { NAMED_PER_CONNECTION } from './pgNamedStatements.ts';
+import { NAMED_PER_CONNECTION, NAMED_TEXT_BUDGET, NAMED_TEXT_MAX } from './pgNamedStatements.ts';
 
 const onPostgres = process.env.TEST_DATABASE_URL ? describe : describe.skip;
 
@@ -31,15 +31,20 @@ onPostgres('named statements [postgres]', () => {
       .execute(conn)
       .then((r) => r.rows);
 
-  it('prepares a statement once per connection and runs it with each call’s values', async () => {
+  it('prepares a statement from its second call, once per connection, and runs it with each call’s values', async () => {
     await db.connection().execute(async (conn) => {
       const select = (n: number) =>
         sql<{ a: number }>`select a from named_probe where a = ${n}`.execute(conn).then((r) => r.rows);
+      const mine = async () =>
+        (await prepared(conn)).filter((p) => p.statement.includes('from named_probe where a ='));
       expect(await select(1)).toEqual([{ a: 1 }]);
+      // Seen once: nothing kept on the server.
+      expect(await mine()).toEqual([]);
       expect(await select(2)).toEqual([{ a: 2 }]);
-      const mine = (await prepared(conn)).filter((p) => p.statement.includes('from named_probe where a ='));
-      expect(mine).toHaveLength(1);
-      expect(mine[0]!.name).toMatch(/^cb_/);
+      expect(await select(1)).toEqual([{ a: 1 }]);
+      const kept = await mine();
+      expect(kept).toHaveLength(1);
+      expect(kept[0]!.name).toMatch(/^cb_/);
     });
   });
 
@@ -48,6 +53,7 @@ onPostgres('named statements [postgres]', () => {
       await sql`set local statement_timeout = 1000`.execute(conn);
       await conn.transaction().execute(async (trx) => {
         await sql`insert into named_probe (a) values (${3})`.execute(trx);
+        await sql`insert into named_probe (a) values (${4})`.execute(trx);
       });
       const texts = (await prepared(conn)).map((p) => p.statement);
       expect(texts.some((t) => t.startsWith('set local'))).toBe(false);
@@ -55,7 +61,7 @@ onPostgres('named statements [postgres]', () => {
       expect(texts.some((t) => t.startsWith('insert into named_probe'))).toBe(true);
     });
     const { rows } = await sql<{ n: number }>`select count(*)::int as n from named_probe`.execute(db);
-    expect(rows[0]!.n).toBe(3);
+    expect(rows[0]!.n).toBe(4);
   });
 
   it('sends every statement unnamed when PG_NAMED_STATEMENTS=false', async () => {
@@ -77,6 +83,7 @@ onPostgres('named statements [postgres]', () => {
     await db.connection().execute(async (conn) => {
       const all = () => sql<Record<string, number>>`select * from named_probe where a = ${1}`.execute(conn);
       expect((await all()).rows).toEqual([{ a: 1 }]);
+      expect((await all()).rows).toEqual([{ a: 1 }]);
       await sql`alter table named_probe add column b integer not null default 7`.execute(conn);
       await expect(all()).rejects.toThrow(/cached plan must not change result type/);
       expect((await all()).rows).toEqual([{ a: 1, b: 7 }]);
@@ -89,8 +96,46 @@ onPostgres('named statements [postgres]', () => {
     try {
       await own.database.db.connection().execute(async (conn) => {
         for (let i = 0; i < NAMED_PER_CONNECTION + 5; i++)
-          await sql`select ${sql.raw(String(i))} + ${1}::int as n`.execute(conn);
+          for (let call = 0; call < 2; call++)
+            await sql`select ${sql.raw(String(i))} + ${1}::int as n`.execute(conn);
         expect(await prepared(conn as unknown as Kysely<unknown>)).toHaveLength(NAMED_PER_CONNECTION);
+      });
+    } finally {
+      await own.drop();
+    }
+  });
+  it('never names a text longer than NAMED_TEXT_MAX, however often it comes', async () => {
+    await db.connection().execute(async (conn) => {
+      // A generated statement of literal ranges, as a report's.
+      const ranges = Array.from({ length: 400 }, (_, i) => `(${i}, ${i + 1})`).join(', ');
+      const long = sql<{
+        n: number;
+      }>`with r(lo, hi) as (values ${sql.raw(ranges)}) select count(*)::int as n from r where lo < ${1000}`;
+      expect(long.compile(conn).sql.length).toBeGreaterThan(NAMED_TEXT_MAX);
+      for (let call = 0; call < 3; call++) expect((await long.execute(conn)).rows).toEqual([{ n: 400 }]);
+      const kept = (await prepared(conn)).filter((p) => p.statement.includes('with r(lo, hi)'));
+      expect(kept).toEqual([]);
+    });
+  });
+
+  it('names at most NAMED_TEXT_BUDGET characters of text a connection', async () => {
+    const own = await createTestDatabase('postgres', { migrate: false });
+    try {
+      await own.database.db.connection().execute(async (conn) => {
+        // Texts just under NAMED_TEXT_MAX, each called twice: the budget is reached before the count.
+        const padding = 'x'.repeat(NAMED_TEXT_MAX - 100);
+        const texts = Math.ceil(NAMED_TEXT_BUDGET / (NAMED_TEXT_MAX - 60)) + 5;
+        for (let i = 0; i < texts; i++)
+          for (let call = 0; call < 2; call++)
+            await sql`select ${sql.raw(String(i))} + ${1}::int as n, ${sql.lit(padding)} as pad`.execute(
+              conn,
+            );
+        const kept = await prepared(conn as unknown as Kysely<unknown>);
+        expect(kept.length).toBeGreaterThan(0);
+        expect(kept.length).toBeLessThan(texts);
+        const keptChars = kept.reduce((sum, p) => sum + p.statement.length, 0);
+        expect(keptChars).toBeLessThanOrEqual(NAMED_TEXT_BUDGET);
+        expect(keptChars).toBeGreaterThan(NAMED_TEXT_BUDGET - NAMED_TEXT_MAX);
       });
     } finally {
       await own.drop();
