@@ -104,17 +104,30 @@ onPostgres('named statements [postgres]', () => {
       await own.drop();
     }
   });
-  it('never names a text longer than NAMED_TEXT_MAX, however often it comes', async () => {
+  /** A generated statement of literal ranges, as a report's, of `count` rows. */
+  const ranges = (count: number) =>
+    sql<{ n: number }>`with r(lo, hi) as (values ${sql.raw(
+      Array.from({ length: count }, (_, i) => `(${i}, ${i + 1})`).join(', '),
+    )}) select count(*)::int as n from r where lo < ${count + 1}`;
+
+  it('names a report’s long text that comes again, and never one longer than NAMED_TEXT_MAX', async () => {
     await db.connection().execute(async (conn) => {
-      // A generated statement of literal ranges, as a report's.
-      const ranges = Array.from({ length: 400 }, (_, i) => `(${i}, ${i + 1})`).join(', ');
-      const long = sql<{
-        n: number;
-      }>`with r(lo, hi) as (values ${sql.raw(ranges)}) select count(*)::int as n from r where lo < ${1000}`;
+      const kept = async (count: number) =>
+        (await prepared(conn)).filter(
+          (p) =>
+            p.statement.startsWith(`with r(lo, hi) as (values (0, 1)`) &&
+            p.statement.includes(`(${count - 1}, ${count})) select`),
+        );
+      const report = ranges(3_000);
+      expect(report.compile(conn).sql.length).toBeGreaterThan(30_000);
+      expect(report.compile(conn).sql.length).toBeLessThanOrEqual(NAMED_TEXT_MAX);
+      for (let call = 0; call < 3; call++) expect((await report.execute(conn)).rows).toEqual([{ n: 3_000 }]);
+      expect(await kept(3_000)).toHaveLength(1);
+
+      const long = ranges(7_000);
       expect(long.compile(conn).sql.length).toBeGreaterThan(NAMED_TEXT_MAX);
-      for (let call = 0; call < 3; call++) expect((await long.execute(conn)).rows).toEqual([{ n: 400 }]);
-      const kept = (await prepared(conn)).filter((p) => p.statement.includes('with r(lo, hi)'));
-      expect(kept).toEqual([]);
+      for (let call = 0; call < 3; call++) expect((await long.execute(conn)).rows).toEqual([{ n: 7_000 }]);
+      expect(await kept(7_000)).toEqual([]);
     });
   });
 

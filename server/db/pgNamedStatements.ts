@@ -9,7 +9,9 @@
  * tree in the connection's memory until it closes, about 40 times the text's size (a report's 42 KB
  * statement of literal ranges held 1.6 MB), so a text used once, or longer than NAMED_TEXT_MAX, is never
  * named, and a connection names at most NAMED_PER_CONNECTION texts and NAMED_TEXT_BUDGET characters of them
- * (`in (…)` lists of other lengths are other texts); the rest go unnamed, as node-postgres sends them.
+ * (`in (…)` lists of other lengths are other texts); the rest go unnamed, as node-postgres sends them. The
+ * budget is not given back: a connection whose budget went to texts no longer used names no more (the pool
+ * closes idle connections after 10 s, so quiet hours renew them).
  * A statement whose result's shape changed under a running server (a migration added a column to a
  * `select *`) fails once with PostgreSQL's "cached plan must not change result type"; its text is then
  * named afresh on that connection, so the next call prepares it again.
@@ -18,8 +20,11 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 
 export const NAMED_PER_CONNECTION = 1_000;
-/** The longest text named: longer ones are generated (lists of literal ranges) and rarely come again. */
-export const NAMED_TEXT_MAX = 4_096;
+/**
+ * The longest text named. A report's ranges of literals make texts of 40 KB that come again while its
+ * period stays the same (a dashboard's refresh): named, PostgreSQL plans them once instead of for 20 ms.
+ */
+export const NAMED_TEXT_MAX = 65_536;
 /** The characters of named text a connection keeps: about 40 MB of PostgreSQL's memory at most. */
 export const NAMED_TEXT_BUDGET = 1_000_000;
 /** How many texts seen once a connection remembers (by hash), waiting for their second call. */
