@@ -17,6 +17,7 @@ import {
 } from '../../../common/api/entities.ts';
 import type { CallContext, UserActor } from '../../context.ts';
 import type { Db } from '../../db/index.ts';
+import { integerRows } from '../../db/dialect.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { TOTAL_UNITS, UNIT_CODES } from '../../db/migrations/0010_evaluation_totals.ts';
 import { ITEM_UNITS } from '../../db/migrations/0027_item_totals.ts';
@@ -155,15 +156,13 @@ async function totalsOf(
   orgId: number,
   ranges: { key: number; boardId: number; cardId: number; lo: number; hi: number }[],
 ): Promise<Map<number, Counts>> {
-  const values = ranges.flatMap(({ key, boardId, cardId, lo, hi }) =>
-    piecesOf(lo / SLOT_MS, hi / SLOT_MS).map(
-      (p) => sql`(${sql.join([key, boardId, cardId, p.unit, p.lo, p.hi].map((v) => sql.lit(v)))})`,
-    ),
+  const rows = ranges.flatMap(({ key, boardId, cardId, lo, hi }) =>
+    piecesOf(lo / SLOT_MS, hi / SLOT_MS).map((p) => [key, boardId, cardId, p.unit, p.lo, p.hi]),
   );
-  if (!values.length) return new Map();
+  if (!rows.length) return new Map();
   return byEntity(
     db,
-    sql`with r(k, b, c, u, lo, hi) as (values ${sql.join(values)})
+    sql`with r(k, b, c, u, lo, hi) as (${integerRows(db, rows, 6)})
       select x.k as id, sum(x.passed) as passed, sum(x.failed) as failed from (
         select r.k as k, q.passed as passed, q.failed as failed
         from r cross join evaluation_counts q
@@ -273,23 +272,21 @@ async function itemTotalsOf(
   ranges: { key: number; itemId: number; lo: number; hi: number }[],
   passFailOnly: boolean,
 ): Promise<Map<number, Counts & { answers: number }>> {
-  const values = ranges.flatMap(({ key, itemId, lo, hi }) =>
-    itemPiecesOf(lo / SLOT_MS, hi / SLOT_MS).map(
-      (p) => sql`(${sql.join([key, itemId, p.unit, p.lo, p.hi, p.sign].map((v) => sql.lit(v)))})`,
-    ),
+  const pieces = ranges.flatMap(({ key, itemId, lo, hi }) =>
+    itemPiecesOf(lo / SLOT_MS, hi / SLOT_MS).map((p) => [key, itemId, p.unit, p.lo, p.hi, p.sign]),
   );
-  if (!values.length) return new Map();
+  if (!pieces.length) return new Map();
   const whole = ranges
     .filter(({ lo, hi }) => lo < hi)
-    .map(({ key, itemId, lo, hi }) => sql`(${sql.join([key, itemId, lo, hi].map((v) => sql.lit(v)))})`);
+    .map(({ key, itemId, lo, hi }) => [key, itemId, lo, hi]);
   const kind = passFailOnly ? sql` and t.kind = 1` : sql``;
   const pendingKind = passFailOnly
     ? sql` and x.item_type = 'pass_fail'`
     : sql` and (x.item_type = 'pass_fail' or x.na = 1 or x.pass is not null)`;
   const board = boardId ? sql` and e.board_id = ${boardId}` : sql``;
   const result = await sql<{ id: unknown; passed: unknown; failed: unknown; na: unknown; answers: unknown }>`
-    with r(k, i, u, lo, hi, s) as (values ${sql.join(values)}),
-      w(k, i, lo, hi) as (values ${sql.join(whole)})
+    with r(k, i, u, lo, hi, s) as (${integerRows(db, pieces, 6)}),
+      w(k, i, lo, hi) as (${integerRows(db, whole, 4)})
     select id, sum(passed) as passed, sum(failed) as failed, sum(na) as na, sum(answers) as answers
     from (
       select r.k as id, r.s * t.passed as passed, r.s * t.failed as failed, r.s * t.na as na,
