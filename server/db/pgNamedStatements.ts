@@ -21,8 +21,8 @@ import type pg from 'pg';
 
 export const NAMED_PER_CONNECTION = 1_000;
 /**
- * The longest text named. A report's ranges of literals make texts of 40 KB that come again while its
- * period stays the same (a dashboard's refresh): named, PostgreSQL plans them once instead of for 20 ms.
+ * The longest text named. Long texts are generated ones (lists of literals: a report's ranges made 40 KB
+ * before decision 0759); one that comes again is still worth naming, parsed once instead of on every call.
  */
 export const NAMED_TEXT_MAX = 65_536;
 /** The characters of named text a connection keeps: about 40 MB of PostgreSQL's memory at most. */
