@@ -66,7 +66,21 @@ test('a failed check gets its photo and note, and the board shows them', async (
 
   await page.getByRole('button', { name: 'Submit' }).click();
   await expect(guardsItem.getByText('Add a note to the failed item "Guards in place".')).toBeVisible();
-  await guardsItem.getByRole('textbox', { name: 'Note' }).fill('Left guard missing on press 4');
+  // The note grows with its lines (decision 0760), up to four rows, then scrolls.
+  const note = guardsItem.getByRole('textbox', { name: 'Note' });
+  const height = () => note.evaluate((el) => el.getBoundingClientRect().height);
+  const oneRow = await height();
+  await note.fill('a\nb\nc');
+  await expect.poll(height).toBeGreaterThan(oneRow * 2);
+  const threeRows = await height();
+  await note.fill('a\nb\nc\nd\ne\nf\ng\nh');
+  await expect.poll(height).toBeGreaterThan(threeRows);
+  const most = await height();
+  expect(most).toBeLessThan(oneRow * 4);
+  expect(await note.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+  await note.fill('Short');
+  await expect.poll(height).toBe(oneRow);
+  await note.fill('Left guard missing on press 4');
   await expectAccessible(page, 'evaluation with photo and note');
   await page.getByRole('button', { name: 'Submit' }).click();
 

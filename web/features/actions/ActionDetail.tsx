@@ -2,7 +2,7 @@
  * One action: what, where, who and when, its history (who, when, what changed), and for those allowed Edit,
  * Done with a close-out note, and Cancel (common/actions.ts decides; the server's refusal is shown as given).
  */
-import { Badge, Button, Divider, Group, Modal, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Badge, Button, Divider, Group, Modal, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useState, type ReactNode } from 'react';
 import { ACTION_TEXT_MAX, mayCompleteAction, mayManageAction } from '../../../common/actions.ts';
@@ -18,6 +18,7 @@ import { ActionFormModal } from './ActionForm.tsx';
 import { StatusBadge, DueText } from './ActionBadges.tsx';
 import { ActionPhotos } from './ActionPhotos.tsx';
 import { useAction, useCancelAction, useCompleteAction } from './api.ts';
+import { GrowingTextarea } from '../../components/GrowingTextarea.tsx';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -87,11 +88,10 @@ function CloseForm({
   };
   return (
     <Stack gap="xs">
-      <Textarea
+      <GrowingTextarea
         label={kind === 'Done' ? 'Close-out note' : 'Why is it cancelled? (optional)'}
         description={kind === 'Done' ? 'What was done to fix it.' : undefined}
         required={kind === 'Done'}
-        autosize
         minRows={3}
         maxLength={ACTION_TEXT_MAX}
         value={note}

@@ -2,7 +2,7 @@
  * Raise or edit an action: title (prefilled from the failed item), description, assignee (a member who
  * evaluates), due date and priority. The server's refusal goes on the field it names, else under the form.
  */
-import { Button, Group, Modal, NativeSelect, Stack, TextInput, Textarea } from '@mantine/core';
+import { Button, Group, Modal, NativeSelect, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMediaQuery } from '@mantine/hooks';
 import { format, addDays } from 'date-fns';
@@ -21,6 +21,7 @@ import { applyServerError } from '../../lib/formErrors.ts';
 import { browserTimeZone } from '../../shared/format.ts';
 import { useAssignees, useEditAction, useRaiseAction } from './api.ts';
 import { titleFromItem, type RaiseSource } from './titleFromItem.ts';
+import { GrowingTextarea } from '../../components/GrowingTextarea.tsx';
 
 export { titleFromItem, type RaiseSource };
 
@@ -106,9 +107,8 @@ function ActionFormBody({
     <form onSubmit={submit} noValidate>
       <Stack gap="sm">
         <TextInput label="Title" required maxLength={ACTION_TITLE_MAX} {...form.getInputProps('title')} />
-        <Textarea
+        <GrowingTextarea
           label="Description"
-          autosize
           minRows={3}
           maxLength={ACTION_TEXT_MAX}
           {...form.getInputProps('description')}

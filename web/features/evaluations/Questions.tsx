@@ -1,5 +1,5 @@
 /** The items of a card as an evaluator answers them: instructions, Pass/Fail checks, text and numbers. */
-import { Group, Paper, Radio, Stack, Text, Textarea } from '@mantine/core';
+import { Group, Paper, Radio, Stack, Text } from '@mantine/core';
 import { useId, type CSSProperties, type ReactNode } from 'react';
 import type { CardItem } from '../../../common/api/index.ts';
 import { CheckIcon, MinusIcon, XIcon } from '../../components/icons.tsx';
@@ -7,6 +7,7 @@ import { RichText } from '../../components/RichText.tsx';
 import { NumberField } from '../../components/NumberField.tsx';
 import type { Choice } from '../../../common/results.ts';
 import classes from './EvaluationForm.module.css';
+import { GrowingTextarea } from '../../components/GrowingTextarea.tsx';
 
 export const NOT_ANSWERED = 'Not answered yet';
 
@@ -127,9 +128,8 @@ export function TextQuestion({
     <Paper component="li" withBorder p="md" className={classes.question} data-testid="question">
       <Stack gap="sm">
         <RichText html={item.content} id={`${id}-label`} fz="lg" />
-        <Textarea
+        <GrowingTextarea
           aria-labelledby={`${id}-label`}
-          autosize
           minRows={2}
           maxLength={5000}
           size="md"

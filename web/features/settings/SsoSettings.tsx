@@ -14,7 +14,6 @@ import {
   Stack,
   Switch,
   Text,
-  Textarea,
   TextInput,
   Title,
 } from '@mantine/core';
@@ -35,6 +34,7 @@ import { Loading } from '../../components/Loading.tsx';
 import { messageOf } from '../../lib/api.ts';
 import { applyServerError } from '../../lib/formErrors.ts';
 import { useSetSsoSettings, useSsoSettings } from './api.ts';
+import { GrowingTextarea } from '../../components/GrowingTextarea.tsx';
 
 type Answer = ResponseOf<typeof api.getSsoSettings>;
 
@@ -142,10 +142,9 @@ function SsoForm({ answer }: { answer: Answer }) {
             ))}
           </Group>
         </Radio.Group>
-        <Textarea
+        <GrowingTextarea
           label="Allowed email domains"
           description="One per line, e.g. example.com. Empty: any address the provider has verified may join."
-          autosize
           minRows={2}
           {...form.getInputProps('allowedDomains')}
         />

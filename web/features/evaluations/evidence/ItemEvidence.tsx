@@ -2,12 +2,13 @@
  * An item's evidence while it is answered (issue 12): the photo button (the camera on a phone), the
  * photos with their upload progress, Retry and Remove, the note, and what a failed item still needs.
  */
-import { Button, Group, Progress, Stack, Text, Textarea } from '@mantine/core';
+import { Button, Group, Progress, Stack, Text } from '@mantine/core';
 import { useId, useRef } from 'react';
 import type { CardItem } from '../../../../common/api/index.ts';
 import { NOTE_MAX, PHOTOS_PER_RESULT_MAX } from '../../../../common/evidence.ts';
 import type { LocalPhoto } from './usePhotoUploads.ts';
 import classes from './Evidence.module.css';
+import { GrowingTextarea } from '../../../components/GrowingTextarea.tsx';
 
 export function ItemEvidence({
   item,
@@ -109,11 +110,10 @@ export function ItemEvidence({
             </Button>
           </>
         )}
-        <Textarea
+        <GrowingTextarea
           className={classes.note}
           label="Note"
           placeholder="Optional note"
-          autosize
           minRows={1}
           maxRows={4}
           maxLength={NOTE_MAX}
