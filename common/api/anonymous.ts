@@ -15,8 +15,16 @@ export const getAnonymousEvaluationKey = defineCall({
   access: 'member',
   mutates: false,
   request: z.strictObject({ boardID: id }),
-  /** `url` (our addition) is the anonymous evaluation address built from APP_URL, for the QR code. */
-  response: z.object({ key: z.string(), url: z.string() }),
+  /**
+   * Our additions: `url` is the anonymous evaluation address built from APP_URL; `qr` is its QR code drawn
+   * by the server (docs/decisions/0761), the dark modules as one SVG path in a `size` × `size` box, the quiet
+   * margin of QR_MARGIN modules included.
+   */
+  response: z.object({
+    key: z.string(),
+    url: z.string(),
+    qr: z.object({ size: z.number().int().positive(), path: z.string() }),
+  }),
   failMsg: 'Could not get key. Please try again later.',
 });
 

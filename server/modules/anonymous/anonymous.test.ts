@@ -13,6 +13,7 @@ import {
 } from '../../test/factories.ts';
 import { call, describeEachDatabase, type TestEnv } from '../../test/harness.ts';
 import { messages as keyMessages } from './keys.ts';
+import { decodeQrCode } from '../../test/qrCodes.ts';
 
 const HOUR = 60 * 60_000;
 
@@ -87,6 +88,8 @@ describeEachDatabase('anonymous keys', (env) => {
     expect(first.body.url).toBe(
       `http://checkboard.test/q/${encodeURIComponent(team.org.name)}/boards/${encodeURIComponent(board.name)}/${board.id}/eval/${key}`,
     );
+    // The QR code comes drawn (decision 0761) and reads back as the address.
+    expect(decodeQrCode(first.body.qr)).toBe(first.body.url);
     const again = await call(
       env,
       'getAnonymousEvaluationKey',

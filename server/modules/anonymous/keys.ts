@@ -11,6 +11,7 @@ import type { AnonymousActor, CallContext, UserActor } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Db } from '../../db/index.ts';
 import { notFound } from '../../errors.ts';
+import { qrCodeOf, type QrCode } from './qr.ts';
 
 export const messages = {
   boardNotFound: 'The board was not found.',
@@ -44,7 +45,7 @@ export function anonymousUrl(
 export async function currentKey(
   ctx: CallContext<UserActor>,
   boardId: number,
-): Promise<{ key: string; url: string }> {
+): Promise<{ key: string; url: string; qr: QrCode }> {
   const { db, actor, now, config, secret } = ctx;
   const board = await db
     .selectFrom('boards')
@@ -91,7 +92,8 @@ export async function currentKey(
       .where('id', '=', row.id)
       .execute();
   }
-  return { key, url: anonymousUrl(config.appUrl, actor.orgName, board.name, board.id, key) };
+  const url = anonymousUrl(config.appUrl, actor.orgName, board.name, board.id, key);
+  return { key, url, qr: qrCodeOf(url) };
 }
 
 /** Whether the key may start evaluations now: it is the current period's or the previous one's. */

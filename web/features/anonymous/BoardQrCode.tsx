@@ -1,17 +1,12 @@
 /**
- * The QR code of a board's anonymous evaluation address (SPEC §2, §9: margin 2). The address comes from
- * the server (built from APP_URL) with the current key; on any error the code and address are blank,
- * never a stale or wrong one.
+ * The QR code of a board's anonymous evaluation address (SPEC §2, §9: margin 2). The address and its code
+ * come from the server (the address built from APP_URL, the code drawn there: docs/decisions/0761) with
+ * the current key; on any error the code and address are blank, never a stale or wrong one.
  */
 import { Anchor, Stack, Text } from '@mantine/core';
-import { lazy, Suspense } from 'react';
 import { api } from '../../../common/api/index.ts';
-import { QR_MARGIN } from '../../../common/constants.ts';
 import { messageOf } from '../../lib/api.ts';
 import { useAnonymousKey } from './api.ts';
-
-// The QR encoder is loaded when a code is first drawn, into a box already its size (docs/decisions/0741).
-const QRCodeSVG = lazy(() => import('qrcode.react').then((m) => ({ default: m.QRCodeSVG })));
 
 export function BoardQrCode({
   boardID,
@@ -26,21 +21,24 @@ export function BoardQrCode({
 }) {
   const key = useAnonymousKey(boardID);
   const url = key.isError ? '' : (key.data?.url ?? '');
+  // An answer kept on the device from before the server drew codes has none: drawn once the next one comes.
+  const qr = key.isError ? undefined : key.data?.qr;
   return (
     <Stack gap={4} align="center" data-testid="board-qr">
       <div style={{ width: size, height: size, background: '#fff', borderRadius: 4 }}>
-        {url ? (
-          <Suspense fallback={null}>
-            <QRCodeSVG
-              value={url}
-              marginSize={QR_MARGIN}
-              size={size}
-              level="M"
-              role="img"
-              aria-label={`QR code for anonymous evaluation of ${boardName}`}
-              data-url={url}
-            />
-          </Suspense>
+        {url && qr ? (
+          <svg
+            width={size}
+            height={size}
+            viewBox={`0 0 ${qr.size} ${qr.size}`}
+            shapeRendering="crispEdges"
+            role="img"
+            aria-label={`QR code for anonymous evaluation of ${boardName}`}
+            data-url={url}
+          >
+            <path fill="#FFFFFF" d={`M0,0 h${qr.size}v${qr.size}H0z`} />
+            <path fill="#000000" d={qr.path} />
+          </svg>
         ) : null}
       </div>
       {key.isError && (
