@@ -8,6 +8,3 @@ export const formatShort = (iso: string) => format(new Date(iso), 'd MMM HH:mm')
 /** A square's accessible name, e.g. 'Pass, 12 Nov 14:05, by ann@example.com'. */
 export const squareLabel = (evaluation: Pick<Evaluation, 'pass' | 'completedTime' | 'userName'>) =>
   `${evaluation.pass ? 'Pass' : 'Fail'}, ${formatShort(evaluation.completedTime)}, by ${evaluation.userName}`;
-
-/** The browser's IANA time zone, for the Excel exports' dates. */
-export const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;

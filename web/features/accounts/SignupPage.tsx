@@ -9,7 +9,7 @@ import { checkEmail, checkName, checkPassword, formRule } from '../../../common/
 import { Page } from '../../components/Page.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { applyServerError } from '../../lib/formErrors.ts';
-import { browserTimeZone } from '../../shared/format.ts';
+import { browserTimeZone } from '../../shared/timeZone.ts';
 import { paths } from '../../lib/paths.ts';
 import { resendVerification, useSignup } from './api.ts';
 

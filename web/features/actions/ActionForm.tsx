@@ -18,7 +18,7 @@ import { api, type Action } from '../../../common/api/index.ts';
 import { ErrorText } from '../../components/ErrorText.tsx';
 import { messageOf } from '../../lib/api.ts';
 import { applyServerError } from '../../lib/formErrors.ts';
-import { browserTimeZone } from '../../shared/format.ts';
+import { browserTimeZone } from '../../shared/timeZone.ts';
 import { useAssignees, useEditAction, useRaiseAction } from './api.ts';
 import { titleFromItem, type RaiseSource } from './titleFromItem.ts';
 import { GrowingTextarea } from '../../components/GrowingTextarea.tsx';

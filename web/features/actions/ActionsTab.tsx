@@ -30,7 +30,7 @@ import { saveDownload } from '../../lib/download.ts';
 import { paths } from '../../lib/paths.ts';
 import { useUserData } from '../../lib/queries.ts';
 import { useBoards } from '../../shared/api/boards.ts';
-import { browserTimeZone } from '../../shared/format.ts';
+import { browserTimeZone } from '../../shared/timeZone.ts';
 import { DueText, StatusBadge } from './ActionBadges.tsx';
 import { ActionModal } from './ActionDetail.tsx';
 import { downloadActionsExcel, useActionsList, useAssignees, type ActionsListFilter } from './api.ts';

@@ -14,6 +14,7 @@ import { callApi } from '../../lib/api.ts';
 import { scheduleKeys } from '../../shared/api/schedules.ts';
 import { ALL, compliancePeriod, isCompliance } from './graphs.ts';
 import { useCallMutation } from '../../lib/mutation.ts';
+import { browserTimeZone } from '../../shared/timeZone.ts';
 
 /** A wall screen redraws its graphs this often. */
 export const WALL_REFRESH_MS = 60_000;
@@ -27,10 +28,6 @@ export const analyticsKeys = {
   report: (setting: ReportSettingInput, timeZone: string) =>
     ['analytics', 'report', setting, timeZone] as const,
 };
-
-/** The caller's IANA time zone: every report is bucketed in it (asked once: Intl is slow to ask). */
-let zone: string | undefined;
-export const browserTimeZone = () => (zone ??= Intl.DateTimeFormat().resolvedOptions().timeZone);
 
 /**
  * The catalogue reaches back as far as any period can (730 days), from the start of today, so the key is

@@ -7,7 +7,7 @@ import { DownloadIcon } from '../../components/icons.tsx';
 import { messageOf } from '../../lib/api.ts';
 import { saveDownload } from '../../lib/download.ts';
 import { downloadExcel, type SearchFilter } from './api.ts';
-import { browserTimeZone } from '../../shared/format.ts';
+import { browserTimeZone } from '../../shared/timeZone.ts';
 
 export function ExcelButton({
   call,

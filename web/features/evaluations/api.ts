@@ -14,7 +14,7 @@ import { api, type Evaluation, type RequestOf, type SearchRequest } from '../../
 import { EVALUATIONS_REFRESH_MS, SEARCH_PAGE_DEFAULT } from '../../../common/constants.ts';
 import { callApi } from '../../lib/api.ts';
 import { useCallMutation } from '../../lib/mutation.ts';
-import { browserTimeZone } from '../../shared/format.ts';
+import { rememberedTimeZone } from '../../shared/timeZone.ts';
 import { evaluationsStart } from './calendar.ts';
 
 /** A search's filter: what the Evaluations and Feedback tabs send besides the keyset cursor. */
@@ -35,8 +35,15 @@ export const evaluationKeys = {
 /** Feedback lives in its own module, but evaluation changes reach it (deleting one deletes its feedback). */
 const feedbackRoot = ['feedback'] as const;
 
-/** The board's squares by the browser's calendar days (the server groups them by the same zone's days). */
-export const boardEvaluationsQuery = (boardID: number, startDateTime: string, timeZone = browserTimeZone()) =>
+/**
+ * The board's squares by the browser's calendar days (the server groups them by the same zone's days); the
+ * zone as this device last found it while its clock reads the same (docs/decisions/0762).
+ */
+export const boardEvaluationsQuery = (
+  boardID: number,
+  startDateTime: string,
+  timeZone = rememberedTimeZone(),
+) =>
   queryOptions({
     queryKey: evaluationKeys.board(boardID, startDateTime, timeZone),
     queryFn: () => callApi(api.getEvaluations, { boardID, startDateTime, timeZone }),

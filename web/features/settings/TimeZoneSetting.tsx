@@ -7,7 +7,7 @@ import { useMemo, useState } from 'react';
 import { api } from '../../../common/api/index.ts';
 import { ErrorText } from '../../components/ErrorText.tsx';
 import { messageOf } from '../../lib/api.ts';
-import { browserTimeZone } from '../../shared/format.ts';
+import { browserTimeZone } from '../../shared/timeZone.ts';
 import { useSetOrgSettings } from './api.ts';
 
 function zoneChoices(current: string): string[] {
