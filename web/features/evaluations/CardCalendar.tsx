@@ -3,8 +3,7 @@
  * its earlier ones when it has more (decision 0620); the pass and fail counts are the days' totals.
  */
 import { Group, Paper, Text, Title } from '@mantine/core';
-import { format } from 'date-fns';
-import { useId } from 'react';
+import { useId, type CSSProperties } from 'react';
 import type { BoardDayTotals, Card, Evaluation } from '../../../common/api/index.ts';
 import { type CalendarDay, type DayTotals, dayTotals, evaluationsByDay, moreDaysOf } from './calendar.ts';
 import classes from './CardCalendar.module.css';
@@ -33,11 +32,7 @@ function DayCell({
   const hidden = more ? { pass: more.pass - shown.pass, fail: more.fail - shown.fail } : null;
   const hiddenCount = hidden ? hidden.pass + hidden.fail : 0;
   const marks = useScheduleSlots().marksFor(cardID, day.key);
-  const spoken = [
-    format(day.date, 'EEEE d MMMM'),
-    day.isToday ? 'today' : null,
-    evaluations.length ? null : 'no evaluations',
-  ]
+  const spoken = [day.spoken, day.isToday ? 'today' : null, evaluations.length ? null : 'no evaluations']
     .filter(Boolean)
     .join(', ');
   return (
@@ -49,7 +44,7 @@ function DayCell({
       aria-current={day.isToday ? 'date' : undefined}
     >
       <span className={classes.number} aria-hidden="true">
-        {format(day.date, 'd')}
+        {day.number}
       </span>
       <span className="visually-hidden">{spoken}</span>
       <SquareGroups evaluations={evaluations} onOpen={onOpen} />
@@ -93,7 +88,15 @@ export function CardCalendar({
     failed += totals.fail;
   }
   return (
-    <Paper withBorder p="sm" component="section" aria-labelledby={headingId} data-testid="card-results">
+    <Paper
+      withBorder
+      p="sm"
+      component="section"
+      aria-labelledby={headingId}
+      data-testid="card-results"
+      className={classes.card}
+      style={{ '--card-weeks': weeks.length } as CSSProperties}
+    >
       <Group justify="space-between" align="baseline" gap="xs" mb={4} wrap="nowrap">
         <Title order={headingOrder} size="h4" id={headingId} style={{ overflowWrap: 'anywhere' }}>
           {card.name}
@@ -103,40 +106,42 @@ export function CardCalendar({
         </Text>
       </Group>
       <OpenActionsBadge cardID={card.id} />
-      <table className={classes.calendar}>
-        <caption className="visually-hidden">{card.name}: evaluations by day</caption>
-        <thead>
-          <tr>
-            {WEEKDAYS.map((weekday) => (
-              <th key={weekday} scope="col" className={classes.weekday}>
-                <abbr title={weekday} style={{ textDecoration: 'none' }}>
-                  {weekday.slice(0, 3)}
-                </abbr>
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {weeks.map((week) => (
-            <tr key={week.find(Boolean)?.key}>
-              {week.map((day, index) =>
-                day ? (
-                  <DayCell
-                    key={day.key}
-                    cardID={card.id}
-                    day={day}
-                    evaluations={byDay.get(day.key) ?? []}
-                    more={more.get(day.key)}
-                    onOpen={onOpen}
-                  />
-                ) : (
-                  <td key={`outside-${index}`} className={classes.outside} />
-                ),
-              )}
+      <div className={classes.box}>
+        <table className={classes.calendar}>
+          <caption className="visually-hidden">{card.name}: evaluations by day</caption>
+          <thead>
+            <tr>
+              {WEEKDAYS.map((weekday) => (
+                <th key={weekday} scope="col" className={classes.weekday}>
+                  <abbr title={weekday} style={{ textDecoration: 'none' }}>
+                    {weekday.slice(0, 3)}
+                  </abbr>
+                </th>
+              ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {weeks.map((week) => (
+              <tr key={week.find(Boolean)?.key}>
+                {week.map((day, index) =>
+                  day ? (
+                    <DayCell
+                      key={day.key}
+                      cardID={card.id}
+                      day={day}
+                      evaluations={byDay.get(day.key) ?? []}
+                      more={more.get(day.key)}
+                      onOpen={onOpen}
+                    />
+                  ) : (
+                    <td key={`outside-${index}`} className={classes.outside} />
+                  ),
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </Paper>
   );
 }

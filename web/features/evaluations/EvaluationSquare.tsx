@@ -1,4 +1,3 @@
-import { UnstyledButton } from '@mantine/core';
 import { Tooltip } from '../../components/Tooltip.tsx';
 import type { Evaluation } from '../../../common/api/index.ts';
 import { CheckIcon, XIcon } from '../../components/icons.tsx';
@@ -26,7 +25,8 @@ export function EvaluationSquare({
     : squareLabel(evaluation);
   return (
     <Tooltip label={label} openDelay={250}>
-      <UnstyledButton
+      <button
+        type="button"
         className={classes.square}
         data-pass={evaluation.pass}
         data-size={size}
@@ -40,7 +40,7 @@ export function EvaluationSquare({
         ) : (
           <XIcon size={size === 'lg' ? 22 : 12} />
         )}
-      </UnstyledButton>
+      </button>
     </Tooltip>
   );
 }

@@ -48,6 +48,10 @@ export interface CalendarDay {
   date: Date;
   isToday: boolean;
   isFuture: boolean;
+  /** The day of the month, as the cell shows it. */
+  number: string;
+  /** The day as a screen reader says it, e.g. 'Monday 3 November': written once, shared by every card. */
+  spoken: string;
 }
 
 /** Weeks (Sunday first) of the view's days; a cell outside the view (before the 1st, after the last) is null. */
@@ -60,13 +64,18 @@ export function calendarWeeks(view: 'month' | 'days28', now: Date): (CalendarDay
   for (let day = startOfWeek(range.first, WEEK); day <= end; day = addDays(day, 1)) {
     if (day.getDay() === 0) weeks.push([]);
     const inView = view === 'month' ? isSameMonth(day, now) : day >= range.first && day <= range.last;
-    weeks
-      .at(-1)!
-      .push(
-        inView
-          ? { key: dayKey(day), date: day, isToday: isSameDay(day, today), isFuture: isAfter(day, today) }
-          : null,
-      );
+    weeks.at(-1)!.push(
+      inView
+        ? {
+            key: dayKey(day),
+            date: day,
+            isToday: isSameDay(day, today),
+            isFuture: isAfter(day, today),
+            number: String(day.getDate()),
+            spoken: format(day, 'EEEE d MMMM'),
+          }
+        : null,
+    );
   }
   return weeks;
 }
