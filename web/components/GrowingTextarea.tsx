@@ -24,10 +24,12 @@ function fit(textarea: HTMLTextAreaElement) {
 export function GrowingTextarea({
   minRows = 1,
   maxRows,
-  style,
   onChange,
   ...props
-}: Omit<TextareaProps, 'autosize' | 'rows' | 'classNames'> & { minRows?: number; maxRows?: number }) {
+}: Omit<TextareaProps, 'autosize' | 'rows' | 'classNames' | 'style'> & {
+  minRows?: number;
+  maxRows?: number;
+}) {
   return (
     <Textarea
       {...props}
@@ -36,7 +38,6 @@ export function GrowingTextarea({
       data-most-rows={maxRows === undefined ? undefined : true}
       style={
         {
-          ...(style as CSSProperties | undefined),
           '--grow-min-rows': minRows,
           ...(maxRows === undefined ? {} : { '--grow-max-rows': maxRows }),
         } as CSSProperties

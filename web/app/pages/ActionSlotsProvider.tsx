@@ -3,7 +3,7 @@
  * the open-action marks of a board (when boardID is given) and "Raise action" beside failed items, both for
  * evaluators and above only.
  */
-import type { ReactNode } from 'react';
+import { useDeferredValue, type ReactNode } from 'react';
 import { useActionSlotsFor } from '../../features/actions/slots.ts';
 import { ActionSlotsContext } from '../../shared/actionSlots.tsx';
 import { useRights } from '../../shared/permissions.ts';
@@ -11,5 +11,8 @@ import { useRights } from '../../shared/permissions.ts';
 export function ActionSlotsProvider({ boardID, children }: { boardID: number | null; children: ReactNode }) {
   const rights = useRights();
   const slots = useActionSlotsFor(boardID, rights.isEvaluator);
-  return <ActionSlotsContext.Provider value={slots}>{children}</ActionSlotsContext.Provider>;
+  // Every square reads its open actions: when they come, the squares are drawn again in a render React may
+  // pause (decision 0763).
+  const shown = useDeferredValue(slots);
+  return <ActionSlotsContext.Provider value={shown}>{children}</ActionSlotsContext.Provider>;
 }

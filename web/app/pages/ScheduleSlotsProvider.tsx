@@ -4,7 +4,7 @@
  * the month's and the 28 days' first day to the end of today, refreshed with the evaluations.
  */
 import { addDays, startOfDay } from 'date-fns';
-import { useMemo, type ReactNode } from 'react';
+import { useDeferredValue, useMemo, type ReactNode } from 'react';
 import { EVALUATIONS_REFRESH_MS } from '../../../common/constants.ts';
 import { dayKey, evaluationsStart } from '../../features/evaluations/calendar.ts';
 import { useNow } from '../../features/evaluations/useNow.ts';
@@ -50,5 +50,7 @@ export function ScheduleSlotsProvider({ boardID, children }: { boardID: number; 
       recentFor: (cardID) => (byCard.get(cardID) ?? []).slice(-3),
     };
   }, [occurrences.data, today]);
-  return <ScheduleSlotsContext.Provider value={slots}>{children}</ScheduleSlotsContext.Provider>;
+  // Every day cell reads the marks: when they come, the cells are drawn again in a render React may pause.
+  const shown = useDeferredValue(slots);
+  return <ScheduleSlotsContext.Provider value={shown}>{children}</ScheduleSlotsContext.Provider>;
 }

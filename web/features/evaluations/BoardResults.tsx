@@ -4,7 +4,7 @@
  */
 import { Group, SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core';
 import { format } from 'date-fns';
-import { lazy, useEffect, useState } from 'react';
+import { lazy, useDeferredValue, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { api, type Card } from '../../../common/api/index.ts';
 import { EVALUATIONS_REFRESH_MS } from '../../../common/constants.ts';
@@ -102,8 +102,11 @@ export function BoardResults({
   const now = useNow(EVALUATIONS_REFRESH_MS);
   const evaluations = useBoardEvaluations(boardID, evaluationsStart(now).toISOString());
   const [opened, setOpened] = useState<number | null>(null);
-  const list = evaluations.data?.evaluations ?? [];
-  const settled = !evaluations.isPending;
+  // The squares are drawn in a render React may pause (a transition), not in one task as the answer comes:
+  // a board's calendars are hundreds of cells (decision 0763).
+  const answer = useDeferredValue(evaluations.data);
+  const list = answer?.evaluations ?? [];
+  const settled = answer !== undefined || evaluations.isError;
   useEffect(() => {
     if (settled) onSettled?.();
   }, [settled, onSettled]);
@@ -134,7 +137,7 @@ export function BoardResults({
         {period(view, now)}
       </Text>
       <ErrorText message={evaluations.error && messageOf(evaluations.error, api.getEvaluations)} />
-      {evaluations.isPending ? (
+      {!settled ? (
         <Loading label="Loading results" />
       ) : (
         <SimpleGrid
@@ -158,7 +161,7 @@ export function BoardResults({
                 card={card}
                 weeks={weeks}
                 evaluations={list}
-                moreDays={evaluations.data?.moreDays}
+                moreDays={answer?.moreDays}
                 headingOrder={headingOrder}
                 onOpen={setOpened}
               />
