@@ -1,7 +1,7 @@
 import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { onlineManager, QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { BrowserRouter } from 'react-router';
 import type { UserData } from '../../common/api/index.ts';
 import { ApiError } from '../lib/api.ts';
@@ -41,8 +41,11 @@ function useOffline(): boolean {
   const [restored, setRestored] = useState(false);
   useEffect(() => {
     let live = true;
-    const wait = setTimeout(() => live && setRestored(true), RESTORE_WAIT_MS);
-    void kept.finally(() => live && setRestored(true));
+    // The whole app's first render, in slices React may pause between (a transition), not one long task
+    // before the first paint (docs/decisions/0763).
+    const show = () => live && startTransition(() => setRestored(true));
+    const wait = setTimeout(show, RESTORE_WAIT_MS);
+    void kept.finally(show);
     const sender = startSendingOutbox(queryClient, member);
     // The member is known once their kept data is back, or once it arrives: try then too.
     void kept.finally(() => void sender.now());

@@ -8,6 +8,7 @@ import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { lazy, useMemo, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { api } from '../../../common/api/index.ts';
+import { DrawnInSlices } from '../../components/DrawnInSlices.tsx';
 import { ErrorText } from '../../components/ErrorText.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { Page } from '../../components/Page.tsx';
@@ -207,14 +208,16 @@ function Evaluation({ access, cardID, evalID }: { access: AnonymousAccess; cardI
         </Button>
       </Group>
       <ErrorText message={cancel.error ? messageOf(cancel.error, api.deleteEvaluationAnon) : null} />
-      <EvaluationForm
-        items={items}
-        submitting={send.isPending}
-        failure={signatureFailure ?? (send.error ? messageOf(send.error, api.addResultsAnon) : null)}
-        onSubmit={(results, pass, signOff) => void onSubmit(results, pass, signOff)}
-        evidence={evidence}
-        signOffRequired={card.data.card.signOffRequired}
-      />
+      <DrawnInSlices fallback={<Loading label="Loading the card" />}>
+        <EvaluationForm
+          items={items}
+          submitting={send.isPending}
+          failure={signatureFailure ?? (send.error ? messageOf(send.error, api.addResultsAnon) : null)}
+          onSubmit={(results, pass, signOff) => void onSubmit(results, pass, signOff)}
+          evidence={evidence}
+          signOffRequired={card.data.card.signOffRequired}
+        />
+      </DrawnInSlices>
     </Page>
   );
 }

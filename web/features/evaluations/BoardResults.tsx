@@ -104,9 +104,10 @@ export function BoardResults({
   const [opened, setOpened] = useState<number | null>(null);
   // The squares are drawn in a render React may pause (a transition), not in one task as the answer comes:
   // a board's calendars are hundreds of cells (decision 0763).
-  const answer = useDeferredValue(evaluations.data);
+  // Null on the first render even when the answer is already there (it was asked beside the cards).
+  const answer = useDeferredValue(evaluations.data ?? null, null);
   const list = answer?.evaluations ?? [];
-  const settled = answer !== undefined || evaluations.isError;
+  const settled = answer !== null || evaluations.isError;
   useEffect(() => {
     if (settled) onSettled?.();
   }, [settled, onSettled]);

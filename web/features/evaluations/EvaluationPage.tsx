@@ -8,6 +8,7 @@ import { lazy, useMemo, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { api, type ResultInput } from '../../../common/api/index.ts';
 import { ErrorText } from '../../components/ErrorText.tsx';
+import { DrawnInSlices } from '../../components/DrawnInSlices.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { Page } from '../../components/Page.tsx';
 import { ApiError, messageOf } from '../../lib/api.ts';
@@ -261,18 +262,23 @@ export function EvaluationPage() {
       )}
       {card.isPending && <Loading label="Loading the card" />}
       <ErrorText message={card.error && messageOf(card.error, api.getCard)} />
-      {card.data && (
-        <EvaluationForm
-          items={items}
-          submitting={start.isPending || complete.isPending}
-          failure={failure}
-          onSubmit={submit}
-          evidence={evidence.target}
-          signOffRequired={card.data.card.signOffRequired}
-          source={evalID === null ? null : { boardID: member.boardID, evalID }}
-        />
+      {card.data ? (
+        <DrawnInSlices fallback={<Loading label="Loading the card" />}>
+          <EvaluationForm
+            items={items}
+            submitting={start.isPending || complete.isPending}
+            failure={failure}
+            onSubmit={submit}
+            evidence={evidence.target}
+            signOffRequired={card.data.card.signOffRequired}
+            source={evalID === null ? null : { boardID: member.boardID, evalID }}
+          />
+          {/* Under the form, drawn with it: drawn before it, it would be pushed down when the form comes. */}
+          {backLink}
+        </DrawnInSlices>
+      ) : (
+        !card.isPending && backLink
       )}
-      {backLink}
     </Page>
   );
 }
