@@ -3,7 +3,7 @@
  * Feedback for evaluators, the heading 'Recent Results' for others; the anonymous QR code beside them.
  */
 import { Anchor, Button, Grid, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { lazy, useCallback, useState } from 'react';
+import { lazy, useCallback, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, type Board } from '../../../common/api/index.ts';
 import { nameKey } from '../../../common/fieldRules.ts';
@@ -49,7 +49,8 @@ function BoardView({ org, board }: { org: string; board: Board }) {
   // The QR panel sits under the results on a phone: drawn before them, it would be pushed a screen down.
   const [resultsSettled, setResultsSettled] = useState(false);
   const settle = useCallback(() => setResultsSettled(true), []);
-  const sorted = [...(cards.data?.cards ?? [])].sort(byName);
+  // The same array while the answer is, so the squares are not drawn again for a new one (decision 0763).
+  const sorted = useMemo(() => [...(cards.data?.cards ?? [])].sort(byName), [cards.data]);
   const withQr = board.hasAnonymous && sorted.length > 0;
 
   const actions = rights.isEvaluator ? (

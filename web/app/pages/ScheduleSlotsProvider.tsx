@@ -50,7 +50,15 @@ export function ScheduleSlotsProvider({ boardID, children }: { boardID: number; 
       recentFor: (cardID) => (byCard.get(cardID) ?? []).slice(-3),
     };
   }, [occurrences.data, today]);
-  // Every day cell reads the marks: when they come, the cells are drawn again in a render React may pause.
+  return <DeferredSlots slots={slots}>{children}</DeferredSlots>;
+}
+
+/**
+ * Every day cell reads the marks: when they come, the cells are drawn again in a render React may pause
+ * (decision 0763). A component of its own, without the query above: a query's store that changes while
+ * such a render is paused makes React draw it all again at once.
+ */
+function DeferredSlots({ slots, children }: { slots: ScheduleSlots; children: ReactNode }) {
   const shown = useDeferredValue(slots);
   return <ScheduleSlotsContext.Provider value={shown}>{children}</ScheduleSlotsContext.Provider>;
 }

@@ -4,16 +4,24 @@
  */
 import { Group, SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core';
 import { format } from 'date-fns';
-import { lazy, useDeferredValue, useEffect, useState } from 'react';
+import { lazy, memo, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { api, type Card } from '../../../common/api/index.ts';
+import { api, type Card, type ResponseOf } from '../../../common/api/index.ts';
 import { EVALUATIONS_REFRESH_MS } from '../../../common/constants.ts';
 import { ErrorText } from '../../components/ErrorText.tsx';
 import { CheckIcon, XIcon } from '../../components/icons.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { messageOf } from '../../lib/api.ts';
 import { useBoardEvaluations } from './api.ts';
-import { BOARD_VIEWS, calendarWeeks, evaluationsStart, twentyEightDays, type BoardView } from './calendar.ts';
+import {
+  BOARD_VIEWS,
+  calendarWeeks,
+  dayKey,
+  evaluationsStart,
+  twentyEightDays,
+  type BoardView,
+  type CalendarDay,
+} from './calendar.ts';
 import { CardCalendar } from './CardCalendar.tsx';
 import { CardLastThree } from './CardLastThree.tsx';
 import squareClasses from './EvaluationSquare.module.css';
@@ -81,6 +89,71 @@ function Legend() {
   );
 }
 
+/**
+ * The cards' squares, drawn in a render React may pause (a transition), not in one task as the answer
+ * comes: a board's calendars are hundreds of cells (decision 0763). It asks no query itself, nor does
+ * anything it draws: a query's store that changes while such a render is paused makes React draw the whole
+ * render again at once, in one task.
+ */
+const Squares = memo(function Squares({
+  answer,
+  failed,
+  view,
+  weeks,
+  cards,
+  wide,
+  headingOrder,
+  onOpen,
+  onSettled,
+}: {
+  answer: ResponseOf<typeof api.getEvaluations> | null;
+  failed: boolean;
+  view: BoardView;
+  weeks: (CalendarDay | null)[][];
+  cards: Pick<Card, 'id' | 'name'>[];
+  wide: boolean;
+  headingOrder: 2 | 3;
+  onOpen: (evalID: number) => void;
+  onSettled?: () => void;
+}) {
+  // Null on the first render even when the answer is already there (it was asked beside the cards).
+  const shown = useDeferredValue(answer, null);
+  const settled = shown !== null || failed;
+  useEffect(() => {
+    if (settled) onSettled?.();
+  }, [settled, onSettled]);
+  const list = shown?.evaluations ?? [];
+  if (!settled) return <Loading label="Loading results" />;
+  return (
+    <SimpleGrid
+      cols={view === 'last3' ? { base: 1, xs: 2, md: wide ? 4 : 3 } : { base: 1, sm: 2, lg: wide ? 3 : 2 }}
+      spacing="md"
+    >
+      {cards.map((card) =>
+        view === 'last3' ? (
+          <CardLastThree
+            key={card.id}
+            card={card}
+            evaluations={list}
+            headingOrder={headingOrder}
+            onOpen={onOpen}
+          />
+        ) : (
+          <CardCalendar
+            key={card.id}
+            card={card}
+            weeks={weeks}
+            evaluations={list}
+            moreDays={shown?.moreDays}
+            headingOrder={headingOrder}
+            onOpen={onOpen}
+          />
+        ),
+      )}
+    </SimpleGrid>
+  );
+});
+
 export function BoardResults({
   boardID,
   cards,
@@ -102,16 +175,10 @@ export function BoardResults({
   const now = useNow(EVALUATIONS_REFRESH_MS);
   const evaluations = useBoardEvaluations(boardID, evaluationsStart(now).toISOString());
   const [opened, setOpened] = useState<number | null>(null);
-  // The squares are drawn in a render React may pause (a transition), not in one task as the answer comes:
-  // a board's calendars are hundreds of cells (decision 0763).
-  // Null on the first render even when the answer is already there (it was asked beside the cards).
-  const answer = useDeferredValue(evaluations.data ?? null, null);
-  const list = answer?.evaluations ?? [];
-  const settled = answer !== null || evaluations.isError;
-  useEffect(() => {
-    if (settled) onSettled?.();
-  }, [settled, onSettled]);
-  const weeks = view === 'last3' ? [] : calendarWeeks(view, now);
+  const day = dayKey(now);
+  // The same weeks all day, so the squares below are not drawn again for a new array.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- `now` matters only by its day
+  const weeks = useMemo(() => (view === 'last3' ? [] : calendarWeeks(view, now)), [view, day]);
 
   return (
     <Stack gap="sm">
@@ -138,38 +205,17 @@ export function BoardResults({
         {period(view, now)}
       </Text>
       <ErrorText message={evaluations.error && messageOf(evaluations.error, api.getEvaluations)} />
-      {!settled ? (
-        <Loading label="Loading results" />
-      ) : (
-        <SimpleGrid
-          cols={
-            view === 'last3' ? { base: 1, xs: 2, md: wide ? 4 : 3 } : { base: 1, sm: 2, lg: wide ? 3 : 2 }
-          }
-          spacing="md"
-        >
-          {cards.map((card) =>
-            view === 'last3' ? (
-              <CardLastThree
-                key={card.id}
-                card={card}
-                evaluations={list}
-                headingOrder={headingOrder}
-                onOpen={setOpened}
-              />
-            ) : (
-              <CardCalendar
-                key={card.id}
-                card={card}
-                weeks={weeks}
-                evaluations={list}
-                moreDays={answer?.moreDays}
-                headingOrder={headingOrder}
-                onOpen={setOpened}
-              />
-            ),
-          )}
-        </SimpleGrid>
-      )}
+      <Squares
+        answer={evaluations.data ?? null}
+        failed={evaluations.isError}
+        view={view}
+        weeks={weeks}
+        cards={cards}
+        wide={wide}
+        headingOrder={headingOrder}
+        onOpen={setOpened}
+        onSettled={onSettled}
+      />
       <OnDemand when={opened !== null}>
         <EvaluationModal evalID={opened} onClose={() => setOpened(null)} />
       </OnDemand>
