@@ -1,19 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-
-/** A Storage over a Map, as the browser's localStorage. */
-function memoryStorage(): Storage {
-  const items = new Map<string, string>();
-  return {
-    get length() {
-      return items.size;
-    },
-    clear: () => items.clear(),
-    getItem: (key) => items.get(key) ?? null,
-    key: (index) => [...items.keys()][index] ?? null,
-    removeItem: (key) => void items.delete(key),
-    setItem: (key, value) => void items.set(key, String(value)),
-  };
-}
+import { memoryStorage } from '../testing/memoryStorage.ts';
 
 const actual = Intl.DateTimeFormat().resolvedOptions().timeZone;
 let storage: Storage;
@@ -54,6 +40,10 @@ describe('rememberedTimeZone', () => {
     const { rememberedTimeZone } = await load();
     expect(rememberedTimeZone()).toBe('Kept/Zone');
     expect(asked).not.toHaveBeenCalled();
+    // Read once a page: storage is not read again on every render.
+    const read = vi.spyOn(storage, 'getItem');
+    expect(rememberedTimeZone()).toBe('Kept/Zone');
+    expect(read).not.toHaveBeenCalled();
   });
 
   it('asks again when the clock reads otherwise (the device moved zone), and keeps the new answer', async () => {

@@ -7,6 +7,8 @@
 const KEPT = 'checkboard-time-zone';
 
 let zone: string | undefined;
+/** The zone `rememberedTimeZone` gave this page: read from storage once, not on every render. */
+let remembered: string | undefined;
 
 /** The browser's IANA time zone, asked of Intl once a page. */
 export const browserTimeZone = () => (zone ??= Intl.DateTimeFormat().resolvedOptions().timeZone);
@@ -28,13 +30,15 @@ function clockReading(now = new Date()): string {
  */
 export function rememberedTimeZone(): string {
   if (zone) return zone;
+  if (remembered) return remembered;
   const reading = clockReading();
   try {
     const kept = JSON.parse(window.localStorage.getItem(KEPT) ?? 'null') as {
       zone?: unknown;
       reading?: unknown;
     } | null;
-    if (kept && typeof kept.zone === 'string' && kept.zone && kept.reading === reading) return kept.zone;
+    if (kept && typeof kept.zone === 'string' && kept.zone && kept.reading === reading)
+      return (remembered = kept.zone);
   } catch {
     // Nothing kept, or storage denied: asked below.
   }

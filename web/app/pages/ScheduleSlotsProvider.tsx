@@ -4,7 +4,8 @@
  * the month's and the 28 days' first day to the end of today, refreshed with the evaluations.
  */
 import { addDays, startOfDay } from 'date-fns';
-import { useDeferredValue, useMemo, type ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
+import { DeferredProvider } from '../../components/DeferredProvider.tsx';
 import { EVALUATIONS_REFRESH_MS } from '../../../common/constants.ts';
 import { dayKey, evaluationsStart } from '../../features/evaluations/calendar.ts';
 import { useNow } from '../../features/evaluations/useNow.ts';
@@ -50,15 +51,10 @@ export function ScheduleSlotsProvider({ boardID, children }: { boardID: number; 
       recentFor: (cardID) => (byCard.get(cardID) ?? []).slice(-3),
     };
   }, [occurrences.data, today]);
-  return <DeferredSlots slots={slots}>{children}</DeferredSlots>;
-}
-
-/**
- * Every day cell reads the marks: when they come, the cells are drawn again in a render React may pause
- * (decision 0763). A component of its own, without the query above: a query's store that changes while
- * such a render is paused makes React draw it all again at once.
- */
-function DeferredSlots({ slots, children }: { slots: ScheduleSlots; children: ReactNode }) {
-  const shown = useDeferredValue(slots);
-  return <ScheduleSlotsContext.Provider value={shown}>{children}</ScheduleSlotsContext.Provider>;
+  // Every day cell reads the marks (decision 0763).
+  return (
+    <DeferredProvider context={ScheduleSlotsContext} value={slots}>
+      {children}
+    </DeferredProvider>
+  );
 }

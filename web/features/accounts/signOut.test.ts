@@ -5,6 +5,7 @@
  */
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { memoryStorage } from '../../testing/memoryStorage.ts';
 
 const seen = vi.hoisted(() => ({ loggedInDuringLogout: [] as boolean[], fail: false }));
 
@@ -19,20 +20,6 @@ vi.mock('./api.ts', async () => {
   };
 });
 vi.mock('../../shared/offline/persist.ts', () => ({ forgetQueries: vi.fn(async () => {}) }));
-
-function memoryStorage(): Storage {
-  const values = new Map<string, string>();
-  return {
-    get length() {
-      return values.size;
-    },
-    clear: () => values.clear(),
-    getItem: (key) => values.get(key) ?? null,
-    key: (index) => [...values.keys()][index] ?? null,
-    removeItem: (key) => void values.delete(key),
-    setItem: (key, value) => void values.set(key, String(value)),
-  };
-}
 
 describe('signOut', () => {
   beforeEach(() => {
