@@ -10,10 +10,3 @@ createRoot(document.getElementById('root')!).render(
     <App />
   </StrictMode>,
 );
-
-// The service worker (docs/decisions/0730): only in a build, where web/sw.ts is compiled to /sw.js.
-if (import.meta.env.PROD && 'serviceWorker' in navigator) {
-  window.addEventListener('load', () => {
-    void navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => {});
-  });
-}

@@ -7,6 +7,7 @@ import type { UserData } from '../../common/api/index.ts';
 import { ApiError } from '../lib/api.ts';
 import { keepQueries } from '../shared/offline/persist.ts';
 import { startSendingOutbox } from '../shared/offline/sync.ts';
+import { documentLoaded, registerWhenSettled } from '../shared/offline/worker.ts';
 import { AppRoutes } from './router.tsx';
 import { colorSchemeManager, cssVariablesResolver, theme } from './theme.ts';
 
@@ -28,6 +29,15 @@ onlineManager.setOnline(navigator.onLine);
  * for as long as the page lives (docs/decisions/0730).
  */
 const kept = keepQueries(queryClient);
+
+// The service worker (docs/decisions/0730): only in a build, where web/sw.ts is compiled to /sw.js; and
+// only once the first page has settled, so that its install does not slow that page (decision 0764).
+if (import.meta.env.PROD && 'serviceWorker' in navigator) {
+  registerWhenSettled(() => void navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => {}), {
+    busy: () => queryClient.isFetching() > 0 || queryClient.isMutating() > 0,
+    loaded: documentLoaded(),
+  });
+}
 const RESTORE_WAIT_MS = 1500;
 
 /** Who is signed in, as the outbox files what they saved (docs/decisions/0730). */
