@@ -29,6 +29,8 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const EVALUATIONS = numberSetting('BENCH_LIGHTHOUSE_EVALUATIONS', 100_000);
 const RUNS = Math.max(1, numberSetting('BENCH_LIGHTHOUSE_RUNS', 3));
 const PORT = process.env.BENCH_PORT ? numberSetting('BENCH_PORT', 0) : undefined;
+/** Only these routes (comma-separated names, e.g. "board view"), for working on one page. */
+const ONLY = process.env.BENCH_LIGHTHOUSE_ROUTES?.split(',').map((name) => name.trim());
 const TARGET = { performance: 0.95, accessibility: 1 };
 const say = (line: string) => console.log(line);
 const load = () => os.loadavg().map((v) => v.toFixed(1));
@@ -249,7 +251,7 @@ async function main() {
     const { id: anonID } = (await post(base, '/api/add-evaluation-anon', { ...anon, cardID: card.id })) as {
       id: number;
     };
-    const routes: Route[] = [
+    const allRoutes: Route[] = [
       { route: 'board view', path: paths.board(org.name, board.name), ready: card.name },
       {
         route: 'evaluation page',
@@ -262,6 +264,8 @@ async function main() {
         ready: 'Step 2 of',
       },
     ];
+    const routes = allRoutes.filter(({ route }) => !ONLY || ONLY.includes(route));
+    if (!routes.length) throw new Error(`BENCH_LIGHTHOUSE_ROUTES: none of ${ONLY?.join(', ')}`);
 
     browser = await startChromium(path.join(dir, 'profile'));
     // Sign in as the app does, in the browser's default context (where Lighthouse opens its tabs), and

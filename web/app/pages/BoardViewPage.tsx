@@ -41,19 +41,12 @@ export function findBoard(boards: Board[] | undefined, name: string): Board | un
 const byName = (a: { name: string }, b: { name: string }) =>
   a.name.localeCompare(b.name, undefined, { numeric: true, sensitivity: 'base' });
 
-function BoardView({ org, board }: { org: string; board: Board }) {
+/** Evaluate, Feedback and (for admins) Raise action, beside the board's title: evaluators only. */
+function BoardActions({ org, board }: { org: string; board: Board }) {
   const rights = useRights();
-  const cards = useBoardCards(board.id);
-  usePrefetchBoardEvaluations(board.id);
   const [feedbackOpen, setFeedbackOpen] = useState(false);
-  // The QR panel sits under the results on a phone: drawn before them, it would be pushed a screen down.
-  const [resultsSettled, setResultsSettled] = useState(false);
-  const settle = useCallback(() => setResultsSettled(true), []);
-  // The same array while the answer is, so the squares are not drawn again for a new one (decision 0763).
-  const sorted = useMemo(() => [...(cards.data?.cards ?? [])].sort(byName), [cards.data]);
-  const withQr = board.hasAnonymous && sorted.length > 0;
-
-  const actions = rights.isEvaluator ? (
+  if (!rights.isEvaluator) return null;
+  return (
     <Group gap="xs">
       <Button component={Link} to={paths.evaluationSelection(org, board.name, board.id)} size="md">
         Evaluate
@@ -68,8 +61,23 @@ function BoardView({ org, board }: { org: string; board: Board }) {
           source={() => ({ boardID: board.id, title: '' })}
         />
       )}
+      <OnDemand when={feedbackOpen}>
+        <GiveFeedbackModal opened={feedbackOpen} boardID={board.id} onClose={() => setFeedbackOpen(false)} />
+      </OnDemand>
     </Group>
-  ) : undefined;
+  );
+}
+
+function BoardView({ org, board }: { org: string; board: Board }) {
+  const rights = useRights();
+  const cards = useBoardCards(board.id);
+  usePrefetchBoardEvaluations(board.id);
+  // The QR panel sits under the results on a phone: drawn before them, it would be pushed a screen down.
+  const [resultsSettled, setResultsSettled] = useState(false);
+  const settle = useCallback(() => setResultsSettled(true), []);
+  // The same array while the answer is, so the squares are not drawn again for a new one (decision 0763).
+  const sorted = useMemo(() => [...(cards.data?.cards ?? [])].sort(byName), [cards.data]);
+  const withQr = board.hasAnonymous && sorted.length > 0;
 
   let body;
   if (cards.isPending) body = <Loading label="Loading the board's cards" />;
@@ -120,7 +128,7 @@ function BoardView({ org, board }: { org: string; board: Board }) {
   }
 
   return (
-    <Page title={board.name} actions={actions} size="xl">
+    <>
       {!rights.isEvaluator && (
         <Title order={2} size="h3">
           Recent Results
@@ -129,42 +137,36 @@ function BoardView({ org, board }: { org: string; board: Board }) {
       <ActionSlotsProvider boardID={board.id}>
         <ScheduleSlotsProvider boardID={board.id}>{body}</ScheduleSlotsProvider>
       </ActionSlotsProvider>
-      {rights.isEvaluator && (
-        <OnDemand when={feedbackOpen}>
-          <GiveFeedbackModal
-            opened={feedbackOpen}
-            boardID={board.id}
-            onClose={() => setFeedbackOpen(false)}
-          />
-        </OnDemand>
-      )}
-    </Page>
+    </>
   );
 }
 
+/**
+ * One Page whatever the boards' state, so its heading (the path's name until the boards come) stays the same
+ * element: drawn again as another, it would be the page's largest paint a second time, after get-boards.
+ */
 export function BoardViewPage() {
   const { org = '', board: name = '' } = useParams();
   const boards = useBoards();
   const board = findBoard(boards.data?.boards, name);
-  if (boards.isPending) {
-    return (
-      <Page title={name}>
-        <Loading label="Loading the board" />
-      </Page>
+  let title = name;
+  let body;
+  if (boards.isPending) body = <Loading label="Loading the board" />;
+  else if (board) {
+    title = board.name;
+    body = <BoardView key={board.id} org={org} board={board} />;
+  } else if (boards.isError) body = <ErrorText message={messageOf(boards.error, api.getBoards)} />;
+  else {
+    title = BOARD_NOT_FOUND;
+    body = (
+      <Anchor component={Link} to={paths.home(org)} underline="always">
+        Back to the boards
+      </Anchor>
     );
   }
-  if (!board) {
-    return (
-      <Page title={boards.isError ? name : BOARD_NOT_FOUND}>
-        {boards.isError ? (
-          <ErrorText message={messageOf(boards.error, api.getBoards)} />
-        ) : (
-          <Anchor component={Link} to={paths.home(org)} underline="always">
-            Back to the boards
-          </Anchor>
-        )}
-      </Page>
-    );
-  }
-  return <BoardView key={board.id} org={org} board={board} />;
+  return (
+    <Page title={title} size="xl" actions={board && <BoardActions key={board.id} org={org} board={board} />}>
+      {body}
+    </Page>
+  );
 }

@@ -2,7 +2,7 @@
  * The board view's results (SPEC §2): the view selector (This Month, Last 3 Evaluations, 28 Days) and each
  * card's squares, refreshed every 30 s. One get-evaluations answer serves the three views.
  */
-import { Group, SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { format } from 'date-fns';
 import { lazy, memo, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -11,6 +11,7 @@ import { EVALUATIONS_REFRESH_MS } from '../../../common/constants.ts';
 import { ErrorText } from '../../components/ErrorText.tsx';
 import { CheckIcon, XIcon } from '../../components/icons.tsx';
 import { Loading } from '../../components/Loading.tsx';
+import { Segments } from '../../components/Segments.tsx';
 import { messageOf } from '../../lib/api.ts';
 import { useBoardEvaluations } from './api.ts';
 import {
@@ -183,10 +184,10 @@ export function BoardResults({
   return (
     <Stack gap="sm">
       <Group justify="space-between" gap="sm" align="center">
-        <SegmentedControl
-          aria-label="View"
+        <Segments
+          label="View"
           value={view}
-          data={BOARD_VIEWS.map((v) => ({ value: v.value, label: v.label }))}
+          options={BOARD_VIEWS}
           onChange={(value) =>
             setParams(
               (current) => {
