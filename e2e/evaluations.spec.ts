@@ -244,6 +244,27 @@ test('the board view asks for its results beside its cards, not after them, and 
   expect(events).toEqual(['evaluations asked', 'cards answered']);
 });
 
+test('a board of nine cards draws every card, in name order, in each view', async ({ page }) => {
+  // The first cards are drawn first and the rest in slices after (decision 0766): all of them arrive.
+  const s = seed();
+  const team = await s.team();
+  const tag = suffix();
+  const cards = [];
+  for (let n = 9; n >= 1; n--) cards.push(await s.card(team.org, { name: `Station ${n} ${tag}` }));
+  const board = await s.board(team.org, { name: `Long Line ${tag}`, cardIds: cards.map((c) => c.id) });
+  await evaluate(team, board, cards[0]!, team.evaluator, Date.now() - 5 * MINUTE);
+  const names = Array.from({ length: 9 }, (_, i) => `Station ${i + 1} ${tag}`);
+  await signInAs(page, team.viewer.cookie);
+  await page.goto(boardPath(team, board.name));
+  const headings = page.getByTestId('card-results').getByRole('heading', { level: 3 });
+  await expect(headings).toHaveText(names);
+  await expect(page.getByTestId('square')).toHaveCount(1);
+  await chooseView(page, 'Last 3 Evaluations');
+  await expect(headings).toHaveText(names);
+  await chooseView(page, '28 Days');
+  await expect(headings).toHaveText(names);
+});
+
 test.describe('in a time zone ahead of the server', () => {
   const zone = 'Pacific/Auckland';
   test.use({ timezoneId: zone });

@@ -4,7 +4,7 @@
  */
 import { Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { format } from 'date-fns';
-import { lazy, memo, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { lazy, memo, startTransition, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { api, type Card, type ResponseOf } from '../../../common/api/index.ts';
 import { EVALUATIONS_REFRESH_MS } from '../../../common/constants.ts';
@@ -90,6 +90,24 @@ function Legend() {
   );
 }
 
+/** The cards the first slice of the squares draws (a screen's worth, even on a wide one), and each next one. */
+const FIRST_CARDS = 4;
+const MORE_CARDS = 2;
+
+/**
+ * How many of `total` cards to draw: FIRST_CARDS once `ready`, then MORE_CARDS more in a task of their own
+ * after each slice has been committed, so no one commit creates every calendar (decision 0766).
+ */
+function useCardsDrawn(total: number, ready: boolean): number {
+  const [count, setCount] = useState(FIRST_CARDS);
+  useEffect(() => {
+    if (!ready || count >= total) return;
+    const next = setTimeout(() => startTransition(() => setCount((drawn) => drawn + MORE_CARDS)));
+    return () => clearTimeout(next);
+  }, [ready, count, total]);
+  return Math.min(count, total);
+}
+
 /**
  * The cards' squares, drawn in a render React may pause (a transition), not in one task as the answer
  * comes: a board's calendars are hundreds of cells (decision 0763). It asks no query itself, nor does
@@ -124,33 +142,36 @@ const Squares = memo(function Squares({
     if (settled) onSettled?.();
   }, [settled, onSettled]);
   const list = shown?.evaluations ?? [];
+  const drawn = useCardsDrawn(cards.length, settled);
   if (!settled) return <Loading label="Loading results" />;
   return (
     <SimpleGrid
       cols={view === 'last3' ? { base: 1, xs: 2, md: wide ? 4 : 3 } : { base: 1, sm: 2, lg: wide ? 3 : 2 }}
       spacing="md"
     >
-      {cards.map((card) =>
-        view === 'last3' ? (
-          <CardLastThree
-            key={card.id}
-            card={card}
-            evaluations={list}
-            headingOrder={headingOrder}
-            onOpen={onOpen}
-          />
-        ) : (
-          <CardCalendar
-            key={card.id}
-            card={card}
-            weeks={weeks}
-            evaluations={list}
-            moreDays={shown?.moreDays}
-            headingOrder={headingOrder}
-            onOpen={onOpen}
-          />
-        ),
-      )}
+      {cards
+        .slice(0, drawn)
+        .map((card) =>
+          view === 'last3' ? (
+            <CardLastThree
+              key={card.id}
+              card={card}
+              evaluations={list}
+              headingOrder={headingOrder}
+              onOpen={onOpen}
+            />
+          ) : (
+            <CardCalendar
+              key={card.id}
+              card={card}
+              weeks={weeks}
+              evaluations={list}
+              moreDays={shown?.moreDays}
+              headingOrder={headingOrder}
+              onOpen={onOpen}
+            />
+          ),
+        )}
     </SimpleGrid>
   );
 });
