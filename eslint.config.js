@@ -44,6 +44,14 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
+          paths: [
+            {
+              name: 'react',
+              importNames: ['lazy'],
+              message:
+                "Use lazyWithStyles (web/components/lazyWithStyles.ts): a lazy part needs Mantine's later styles (decision 0767).",
+            },
+          ],
           patterns: [
             { group: ['**/server/**'], message: 'The web app never imports the server.' },
             {

@@ -1,5 +1,5 @@
 /** Every route of SPEC §2. Pages of the organisation live under /q/{org}; anything else is 'Page Not Found'. */
-import { lazy, type ComponentType } from 'react';
+import { type ComponentType } from 'react';
 import { useRoutes, type RouteObject } from 'react-router';
 import { BoardViewPage } from './pages/BoardViewPage.tsx';
 import { EvaluationRoute } from './pages/EvaluationRoute.tsx';
@@ -9,6 +9,7 @@ import { NotFoundPage } from '../shared/NotFoundPage.tsx';
 import { MemberLayout } from '../shared/gates/MemberGate.tsx';
 import { RoleGate } from '../shared/gates/RoleGate.tsx';
 import { RootLayout } from './layout/RootLayout.tsx';
+import { lazyWithStyles } from '../components/lazyWithStyles.ts';
 
 /**
  * A page loaded when it is first opened (docs/decisions/0741): the first load carries the layout, the board
@@ -17,7 +18,7 @@ import { RootLayout } from './layout/RootLayout.tsx';
  * nothing else.
  */
 function page<K extends string, P>(load: () => Promise<Record<K, ComponentType<P>>>, name: K) {
-  return lazy(() => load().then((m) => ({ default: m[name] })));
+  return lazyWithStyles(() => load().then((m) => ({ default: m[name] })));
 }
 
 const AccountSettingsPage = page(
@@ -54,17 +55,19 @@ const ComingSoonPage = page(() => import('../shared/ComingSoonPage.tsx'), 'Comin
 const HomeLayout = page(() => import('../features/org/HomeLayout.tsx'), 'HomeLayout');
 
 // The card builder brings the rich-text editor: loaded only when an admin opens it.
-const CardBuilderPage = lazy(() =>
+const CardBuilderPage = lazyWithStyles(() =>
   import('../features/cards/builder/CardBuilderPage.tsx').then((m) => ({ default: m.CardBuilderPage })),
 );
 
 // Analytics brings the charting library (recharts): loaded only when an administrator opens it.
 // Schedules bring the recurrence library (rrule): loaded only when the Schedule tab is opened.
-const ScheduleTab = lazy(() =>
+const ScheduleTab = lazyWithStyles(() =>
   import('../features/schedules/ScheduleTab.tsx').then((m) => ({ default: m.ScheduleTab })),
 );
-const DocsPage = lazy(() => import('../features/docs/DocsPage.tsx').then((m) => ({ default: m.DocsPage })));
-const AnalyticsPage = lazy(() =>
+const DocsPage = lazyWithStyles(() =>
+  import('../features/docs/DocsPage.tsx').then((m) => ({ default: m.DocsPage })),
+);
+const AnalyticsPage = lazyWithStyles(() =>
   import('../features/analytics/AnalyticsPage.tsx').then((m) => ({ default: m.AnalyticsPage })),
 );
 

@@ -1,5 +1,5 @@
 /** Rich text for card item content (HTML; the server sanitises it against an allow-list). */
-import '@mantine/tiptap/styles.css';
+import '@mantine/tiptap/styles.layer.css';
 import { Input } from '@mantine/core';
 import { RichTextEditor } from '@mantine/tiptap';
 import { useEditor } from '@tiptap/react';

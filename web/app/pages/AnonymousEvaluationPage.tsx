@@ -5,7 +5,7 @@
  * to give feedback (add-feedback-anon) or skip, and the thank-you page. No sign-in, ever.
  */
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { lazy, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { api } from '../../../common/api/index.ts';
 import { DrawnInSlices } from '../../components/DrawnInSlices.tsx';
@@ -32,9 +32,10 @@ import {
 import { CircleCheckIcon } from '../../components/icons.tsx';
 import { OnDemand } from '../../components/OnDemand.tsx';
 import type { ThankYouState } from '../../features/anonymous/ThankYouPage.tsx';
+import { lazyWithStyles } from '../../components/lazyWithStyles.ts';
 
 // Loaded when Give Feedback is first pressed (docs/decisions/0741).
-const FeedbackModal = lazy(() =>
+const FeedbackModal = lazyWithStyles(() =>
   import('../../features/evaluations/feedback/GiveFeedbackModal.tsx').then((m) => ({
     default: m.FeedbackModal,
   })),

@@ -3,7 +3,7 @@
  * Feedback for evaluators, the heading 'Recent Results' for others; the anonymous QR code beside them.
  */
 import { Anchor, Button, Grid, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { lazy, useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, type Board } from '../../../common/api/index.ts';
 import { nameKey } from '../../../common/fieldRules.ts';
@@ -21,9 +21,10 @@ import { RaiseActionButton } from '../../features/actions/RaiseActionButton.tsx'
 import { ActionSlotsProvider } from './ActionSlotsProvider.tsx';
 import { ScheduleSlotsProvider } from './ScheduleSlotsProvider.tsx';
 import { OnDemand } from '../../components/OnDemand.tsx';
+import { lazyWithStyles } from '../../components/lazyWithStyles.ts';
 
 // Loaded when Feedback is first pressed (docs/decisions/0741).
-const GiveFeedbackModal = lazy(() =>
+const GiveFeedbackModal = lazyWithStyles(() =>
   import('../../features/evaluations/feedback/GiveFeedbackModal.tsx').then((m) => ({
     default: m.GiveFeedbackModal,
   })),

@@ -4,7 +4,7 @@
  * modal over the page when the session is lost, so signing in again keeps the user exactly where they were.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { SESSION_COOKIE_CHECK_MS, TOKEN_REFRESH_MS } from '../../../common/constants.ts';
 import { apiEvents } from '../../lib/api.ts';
@@ -13,9 +13,10 @@ import { isLoggedIn, sessionAlive, setLoggedIn, useLoggedIn } from '../../lib/se
 import { isAnonymousPage } from '../../shared/anonymousPages.ts';
 import { OnDemand } from '../../components/OnDemand.tsx';
 import { refreshToken } from './api.ts';
+import { lazyWithStyles } from '../../components/lazyWithStyles.ts';
 
 // The sign-in form over the page is loaded when a session is first lost (docs/decisions/0741).
-const LostSessionModal = lazy(() =>
+const LostSessionModal = lazyWithStyles(() =>
   import('./LostSessionModal.tsx').then((m) => ({ default: m.LostSessionModal })),
 );
 

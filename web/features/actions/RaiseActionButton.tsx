@@ -4,13 +4,16 @@
  */
 import { Button } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { lazy, useState } from 'react';
+import { useState } from 'react';
 import type { FailedItem } from '../../shared/actionSlots.tsx';
 import { OnDemand } from '../../components/OnDemand.tsx';
 import { titleFromItem, type RaiseSource } from './titleFromItem.ts';
+import { lazyWithStyles } from '../../components/lazyWithStyles.ts';
 
 // The form is loaded when the button is first pressed (docs/decisions/0741).
-const ActionFormModal = lazy(() => import('./ActionForm.tsx').then((m) => ({ default: m.ActionFormModal })));
+const ActionFormModal = lazyWithStyles(() =>
+  import('./ActionForm.tsx').then((m) => ({ default: m.ActionFormModal })),
+);
 
 export const ACTION_RAISED = 'Action raised.';
 

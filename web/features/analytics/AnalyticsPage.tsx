@@ -4,7 +4,7 @@
  * drag or by the Move buttons, added and edited in the graph editor, each with a CSV of its figures; and a
  * wall-screen mode (full screen, redrawn every minute). Loaded only when an administrator opens it.
  */
-import '@mantine/charts/styles.css';
+import '@mantine/charts/styles.layer.css';
 import {
   ActionIcon,
   Badge,

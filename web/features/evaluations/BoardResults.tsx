@@ -4,7 +4,7 @@
  */
 import { Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { format } from 'date-fns';
-import { lazy, memo, startTransition, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { memo, startTransition, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { api, type Card, type ResponseOf } from '../../../common/api/index.ts';
 import { EVALUATIONS_REFRESH_MS } from '../../../common/constants.ts';
@@ -29,9 +29,10 @@ import squareClasses from './EvaluationSquare.module.css';
 import { useNow } from './useNow.ts';
 import { useScheduleSlots } from '../../shared/scheduleSlots.tsx';
 import { OnDemand } from '../../components/OnDemand.tsx';
+import { lazyWithStyles } from '../../components/lazyWithStyles.ts';
 
 // Loaded when a square is first opened (docs/decisions/0741).
-const EvaluationModal = lazy(() =>
+const EvaluationModal = lazyWithStyles(() =>
   import('./EvaluationModal.tsx').then((m) => ({ default: m.EvaluationModal })),
 );
 

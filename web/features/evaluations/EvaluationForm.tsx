@@ -3,7 +3,7 @@
  * saying what is missing), then Submit. The answers become add-results' results.
  */
 import { Button, Group, Stack, Text } from '@mantine/core';
-import { lazy, Suspense, useRef, useState, type FormEvent } from 'react';
+import { Suspense, useRef, useState, type FormEvent } from 'react';
 import type { CardItem } from '../../../common/api/index.ts';
 import { missingEvidence, takesEvidence } from '../../../common/evidence.ts';
 import { missingSignOff } from '../../../common/signOff.ts';
@@ -17,7 +17,7 @@ import { usePhotoUploads, type EvidenceTarget } from './evidence/usePhotoUploads
 import type { SignOffHandle } from './signOff/SignOffField.tsx';
 
 // The signature pad is loaded only for a card that requires sign-off (it stays out of the first page's bundle).
-const SignOffField = lazy(() =>
+const SignOffField = lazyWithStyles(() =>
   import('./signOff/SignOffField.tsx').then((module) => ({ default: module.SignOffField })),
 );
 
@@ -29,6 +29,7 @@ export interface SignOff {
 
 export const PHOTOS_PENDING_MESSAGE = 'Wait until every photo has uploaded, or remove the ones that failed.';
 import { useActionSlots } from '../../shared/actionSlots.tsx';
+import { lazyWithStyles } from '../../components/lazyWithStyles.ts';
 
 export const missingMessage = (count: number) =>
   `Answer every Pass/Fail check before submitting: ${count} ${count === 1 ? 'is' : 'are'} still unanswered.`;

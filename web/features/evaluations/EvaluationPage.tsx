@@ -4,7 +4,7 @@
  * same-site `redirect`. An evaluation already complete opens read-only.
  */
 import { Anchor, Button, Group, Paper, Stack, Text } from '@mantine/core';
-import { lazy, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { api, type ResultInput } from '../../../common/api/index.ts';
 import { ErrorText } from '../../components/ErrorText.tsx';
@@ -31,12 +31,13 @@ import { keepingOffline } from './evidence/keepOffline.ts';
 import { readEvaluationPath } from '../../shared/readings.ts';
 import { ResultBadge } from './ResultBadge.tsx';
 import { OnDemand } from '../../components/OnDemand.tsx';
+import { lazyWithStyles } from '../../components/lazyWithStyles.ts';
 
 // What a phone needs only after the form (docs/decisions/0741): loaded when first shown.
-const GiveFeedbackModal = lazy(() =>
+const GiveFeedbackModal = lazyWithStyles(() =>
   import('./feedback/GiveFeedbackModal.tsx').then((m) => ({ default: m.GiveFeedbackModal })),
 );
-const CompletedEvaluation = lazy(() =>
+const CompletedEvaluation = lazyWithStyles(() =>
   import('./CompletedEvaluation.tsx').then((m) => ({ default: m.CompletedEvaluation })),
 );
 
