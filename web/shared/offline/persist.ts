@@ -36,15 +36,18 @@ interface Stored {
  */
 export async function keepQueries(queryClient: QueryClient): Promise<() => void> {
   if (!hasIndexedDb()) return () => {};
-  try {
-    const db = await offlineDb();
-    const stored = (await db.get('cache', 'queries')) as Stored | undefined;
-    // Only without a network: online every page reads afresh, so what one member kept never shows to
-    // another who signed in on the same browser without signing out.
-    if (!navigator.onLine && stored && stored.format === FORMAT && Date.now() - stored.savedAt < MAX_AGE_MS)
-      hydrate(queryClient, stored.state);
-  } catch {
-    // Nothing kept, or unreadable: the app works online as before.
+  // Only without a network: online every page reads afresh, so what one member kept never shows to another
+  // who signed in on the same browser without signing out. Online nothing is read, and the first page does
+  // not wait for the database to open (decision 0768).
+  if (!navigator.onLine) {
+    try {
+      const db = await offlineDb();
+      const stored = (await db.get('cache', 'queries')) as Stored | undefined;
+      if (stored && stored.format === FORMAT && Date.now() - stored.savedAt < MAX_AGE_MS)
+        hydrate(queryClient, stored.state);
+    } catch {
+      // Nothing kept, or unreadable: the app works as without it.
+    }
   }
   let timer: ReturnType<typeof setTimeout> | null = null;
   const save = () => {
