@@ -22,6 +22,7 @@ import { scheduleNoticeRecipients } from './migrations/0025_schedule_notice_reci
 import { itemTotals } from './migrations/0027_item_totals.ts';
 import { counterShards } from './migrations/0028_counter_shards.ts';
 import { itemTotalsPending } from './migrations/0029_item_totals_pending.ts';
+import { boardWindowIndex } from './migrations/0030_board_window_index.ts';
 
 /** Migrations are code, imported statically so they ship in the build; names sort in order. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -48,6 +49,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '0027_item_totals': itemTotals(dialect),
     '0028_counter_shards': counterShards(dialect),
     '0029_item_totals_pending': itemTotalsPending(dialect),
+    '0030_board_window_index': boardWindowIndex(dialect),
   };
 }
 

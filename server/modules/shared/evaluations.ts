@@ -63,7 +63,11 @@ export const evaluationColumns = [
   'evaluations.completed_on_device',
 ] as const;
 
-/** What the board view reads of a row (its board is known; a member's own rows are told by user_id). */
+/**
+ * What the board view reads of a row (its board is known; a member's own rows are told by user_id). Every one
+ * is carried by the index evaluations_board_window (migration 0030, decision 0769), so the window is read from
+ * the index alone: a column added here must be added there (0030_board_window_index.test.ts fails otherwise).
+ */
 const boardViewColumns = [
   'evaluations.id',
   'evaluations.card_id',
