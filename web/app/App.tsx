@@ -96,9 +96,15 @@ function NotificationsWhenIdle() {
   return drawn ? <Notifications position="top-center" /> : null;
 }
 
-export function App() {
+/**
+ * `shell`: the frame index.html paints before any script runs (decision 0770), drawn as it is until the app's
+ * first render replaces it, so the page never goes blank between the two.
+ */
+export function App({ shell = '' }: { shell?: string }) {
   const restored = useOffline();
-  if (!restored) return null;
+  // Markup of our own index.html, not of anyone's input.
+  if (!restored)
+    return shell ? <div className="app-shell" dangerouslySetInnerHTML={{ __html: shell }} /> : null;
   return (
     <MantineProvider
       theme={theme}
