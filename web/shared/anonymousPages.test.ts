@@ -17,4 +17,11 @@ describe('the anonymous pages', () => {
     // The other reading of the evaluation path, with its ignored extra segment: a member page.
     '/q/Acme%20Ltd/boards/12/7/eval/a/b/99/extra',
   ])('%s is a member page', (path) => expect(isAnonymousPage(path)).toBe(false));
+
+  it('answers each address as read, whatever was asked before', () => {
+    const anonymous = '/q/Acme%20Ltd/boards/Packing%20Hall/12/eval/k3y';
+    const member = '/q/Acme%20Ltd/boards/Packing%20Hall';
+    for (const path of [anonymous, anonymous, member, member, anonymous, member])
+      expect(isAnonymousPage(path)).toBe(path === anonymous);
+  });
 });
