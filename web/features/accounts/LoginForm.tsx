@@ -95,7 +95,7 @@ export function LoginForm({
             {unverified && !resent && (
               <>
                 {' '}
-                <Anchor component="button" type="button" size="sm" onClick={resend}>
+                <Anchor component="button" type="button" size="sm" underline="always" onClick={resend}>
                   Send the verification email again
                 </Anchor>
               </>

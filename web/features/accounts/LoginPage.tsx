@@ -54,7 +54,7 @@ export function LoginPage() {
       </Paper>
       <Text size="sm" ta="center">
         New to Checkboard?{' '}
-        <Anchor component={Link} to={paths.signup()}>
+        <Anchor component={Link} to={paths.signup()} underline="always">
           Sign up
         </Anchor>
       </Text>

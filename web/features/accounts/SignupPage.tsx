@@ -115,7 +115,7 @@ export function SignupPage() {
       </Paper>
       <Text size="sm" ta="center">
         Already have an account?{' '}
-        <Anchor component={Link} to={paths.login()}>
+        <Anchor component={Link} to={paths.login()} underline="always">
           Sign in
         </Anchor>
       </Text>

@@ -128,7 +128,10 @@ export function DocsPage() {
       <Text>
         The Checkboard API: every call the app makes, who may make it, what it takes and what it answers. It
         is generated from the same contract the server checks requests with, and available as{' '}
-        <Anchor href={OPENAPI_URL}>OpenAPI 3.1 (JSON)</Anchor> for your own tools.
+        <Anchor href={OPENAPI_URL} underline="always">
+          OpenAPI 3.1 (JSON)
+        </Anchor>{' '}
+        for your own tools.
       </Text>
       {user && show.apiTokens(roleOf(user)) && (
         <>
