@@ -1,5 +1,5 @@
 import type { Route } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import { expect, expectAccessible, test } from './fixtures.ts';
 
 /**
  * The page's frame (decision 0770): index.html paints the header's logo and name before the app's script has
@@ -36,6 +36,7 @@ for (const scheme of ['light', 'dark'] as const) {
         height: await header.evaluate((e) => e.getBoundingClientRect().height),
       };
       expect(before.background).toBe(scheme === 'dark' ? 'rgb(36, 36, 36)' : 'rgb(255, 255, 255)');
+      await expectAccessible(page, `the frame before the script, ${scheme}`);
 
       release();
       await expect(page.getByRole('button', { name: 'Sign in' }).first()).toBeVisible();
@@ -45,6 +46,7 @@ for (const scheme of ['light', 'dark'] as const) {
       if (nameShown) expect(await home.getByText('Checkboard').boundingBox()).toEqual(before.name);
       expect(await appHeader.evaluate((e) => getComputedStyle(e).backgroundColor)).toBe(before.background);
       expect(await appHeader.evaluate((e) => e.getBoundingClientRect().height)).toBe(before.height);
+      await expectAccessible(page, `the sign-in page after the frame, ${scheme}`);
     });
   });
 }

@@ -25,23 +25,26 @@ describeEachDatabase(
       );
       const now = env.clock.now();
       const user = team.evaluator;
-      const rows = Array.from({ length: 3000 }, (_, i) => ({
-        org_id: team.org.id,
-        board_id: (i % 10 ? others[i % 9]! : board).id,
-        card_id: card.id,
-        user_id: user.id,
-        anon_key_id: null,
-        user_name: user.email,
-        board_name: (i % 10 ? others[i % 9]! : board).name,
-        card_name: card.name,
-        user_name_key: nameKey(user.email),
-        board_name_key: nameKey((i % 10 ? others[i % 9]! : board).name),
-        card_name_key: nameKey(card.name),
-        pass: i % 3 ? (1 as const) : (0 as const),
-        has_feedback: 0 as const,
-        started_at: now - i * 600_000 - 60_000,
-        completed_at: now - i * 600_000,
-      }));
+      const rows = Array.from({ length: 3000 }, (_, i) => {
+        const on = i % 10 ? others[i % 9]! : board;
+        return {
+          org_id: team.org.id,
+          board_id: on.id,
+          card_id: card.id,
+          user_id: user.id,
+          anon_key_id: null,
+          user_name: user.email,
+          board_name: on.name,
+          card_name: card.name,
+          user_name_key: nameKey(user.email),
+          board_name_key: nameKey(on.name),
+          card_name_key: nameKey(card.name),
+          pass: i % 3 ? (1 as const) : (0 as const),
+          has_feedback: 0 as const,
+          started_at: now - i * 600_000 - 60_000,
+          completed_at: now - i * 600_000,
+        };
+      });
       // A statement holds at most a few hundred rows' values.
       for (let i = 0; i < rows.length; i += 100)
         await env.db

@@ -3,7 +3,7 @@ import type { DialectName, UntypedDb } from '../dialect.ts';
 
 /**
  * The board view reads its window from an index that holds what it draws (docs/decisions/0769): one board's
- * evaluations by completed time and id, with the ten columns a member's board view reads (BOARD_WINDOW_COLUMNS
+ * evaluations by completed time and id, with the ten columns a member's board view reads (boardViewColumns
  * in server/modules/shared/evaluations.ts), so the ~900 rows of a busy board's 31 days come from a few
  * adjacent index pages instead of one table page each. It replaces evaluations_board_completed, whose
  * columns are its first three: every query that used that one can use this one.
@@ -12,8 +12,8 @@ import type { DialectName, UntypedDb } from '../dialect.ts';
  * sets: evaluations is vacuumed after every 2,000 inserted or changed rows instead of a fifth of the table,
  * so the recent pages, the ones the board view reads, are marked within minutes rather than weeks.
  */
-export const BOARD_WINDOW_KEY = ['org_id', 'board_id', 'completed_at', 'id'] as const;
-export const BOARD_WINDOW_INCLUDED = [
+const BOARD_WINDOW_KEY = ['org_id', 'board_id', 'completed_at', 'id'] as const;
+const BOARD_WINDOW_INCLUDED = [
   'card_id',
   'pass',
   'user_id',
