@@ -10,7 +10,7 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from './index.ts';
-import { startCheckpointer } from './sqliteCheckpointer.ts';
+import { startCheckpointer, WAL_HARD_LIMIT_BYTES, WAL_SIZE_LIMIT_BYTES } from './sqliteCheckpointer.ts';
 
 describe('SQLite checkpoints in a worker', () => {
   let dir: string;
@@ -75,6 +75,44 @@ describe('SQLite checkpoints in a worker', () => {
     }
   });
 
+  it('cut the log back once the database is quiet, never in a commit (decision 0772)', async () => {
+    const connection = new SQLite(file);
+    connection.pragma('journal_mode = WAL');
+    connection.exec('create table t (id integer primary key, body text not null)');
+    // The worker's own timer out of the way: each checkpoint below is asked for.
+    const checkpointer = startCheckpointer(connection, file, {
+      everyMs: 3_600_000,
+      walSizeLimitBytes: 256 * 1024,
+    });
+    const walSize = () => statSync(`${file}-wal`).size;
+    const insert = connection.prepare('insert into t (body) values (?)');
+    const write = connection.transaction((rows: number) => {
+      for (let i = 0; i < rows; i++) insert.run('z'.repeat(2_000));
+    });
+    try {
+      // A commit cuts the log back only past the hard limit.
+      expect(connection.pragma('journal_size_limit', { simple: true })).toBe(WAL_HARD_LIMIT_BYTES);
+      write(1_000);
+      const grown = walSize();
+      expect(grown).toBeGreaterThan(1024 * 1024);
+      // Every frame copied, but written since the last checkpoint: not quiet, the file stays.
+      expect(await checkpointer.checkpoint()).toMatchObject({ busy: 0, truncated: false });
+      expect(walSize()).toBe(grown);
+      // The next commit writes the log again from its start, and leaves the file's size alone.
+      write(10);
+      expect(walSize()).toBe(grown);
+      expect(await checkpointer.checkpoint()).toMatchObject({ truncated: false });
+      // Nothing written for a whole interval: now the worker cuts it back.
+      expect(await checkpointer.checkpoint()).toMatchObject({ truncated: true });
+      expect(walSize()).toBe(0);
+      write(10);
+      expect(connection.prepare('select count(*) as n from t').get()).toEqual({ n: 1_020 });
+    } finally {
+      await checkpointer.stop();
+      connection.close();
+    }
+  });
+
   it('give checkpoints back to the connection when stopped, or when the worker dies', async () => {
     const connection = new SQLite(file);
     connection.pragma('journal_mode = WAL');
@@ -84,6 +122,8 @@ describe('SQLite checkpoints in a worker', () => {
       expect(autocheckpoint()).toBe(0);
       await stopped.stop();
       expect(autocheckpoint()).toBe(1_000);
+      // Checkpointing by itself again, the connection cuts the log back at the usual size.
+      expect(connection.pragma('journal_size_limit', { simple: true })).toBe(WAL_SIZE_LIMIT_BYTES);
 
       const dying = startCheckpointer(connection, file);
       const problems: string[] = [];
