@@ -24,6 +24,16 @@ test('a new build is announced, counted down, and reloaded', async ({ page }) =>
   await expect(page.getByTestId('version-banner')).toHaveCount(0);
 });
 
+test('a new build is noticed on opening the app, once the page has drawn', async ({ page }) => {
+  // The app as a service worker would serve it from its cache, while the server has moved on.
+  await page.route('/version.txt', (route) =>
+    route.fulfill({ status: 200, contentType: 'text/plain', body: 'a-newer-build' }),
+  );
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByTestId('version-banner')).toContainText(/Reloading in \d+ s/);
+});
+
 test('a new build waits while an evaluation saved on the device is still to send', async ({
   context,
   page,

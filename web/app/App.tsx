@@ -5,6 +5,7 @@ import { startTransition, useEffect, useState } from 'react';
 import { BrowserRouter } from 'react-router';
 import type { UserData } from '../../common/api/index.ts';
 import { ApiError } from '../lib/api.ts';
+import { whenIdle } from '../lib/idle.ts';
 import { keepQueries } from '../shared/offline/persist.ts';
 import { startSendingOutbox } from '../shared/offline/sync.ts';
 import { documentLoaded, registerWhenSettled } from '../shared/offline/worker.ts';
@@ -84,15 +85,7 @@ function useOffline(): boolean {
  */
 function NotificationsWhenIdle() {
   const [drawn, setDrawn] = useState(false);
-  useEffect(() => {
-    // Safari has no requestIdleCallback: the next task there.
-    if (typeof requestIdleCallback !== 'function') {
-      const next = setTimeout(() => setDrawn(true));
-      return () => clearTimeout(next);
-    }
-    const idle = requestIdleCallback(() => setDrawn(true), { timeout: 2000 });
-    return () => cancelIdleCallback(idle);
-  }, []);
+  useEffect(() => whenIdle(() => setDrawn(true), 2000), []);
   return drawn ? <Notifications position="top-center" /> : null;
 }
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { api } from '../../common/api/index.ts';
 import { IDEMPOTENCY_KEY_HEADER, REQUEST_TIMEOUT_MS } from '../../common/constants.ts';
-import { ApiError, apiEvents, callApi, NETWORK_FAILURE_MESSAGE } from './api.ts';
+import { ApiError, apiEvents, callApi, NETWORK_FAILURE_MESSAGE, nextTask } from './api.ts';
 
 type Call = { url: string; init: RequestInit };
 
@@ -152,5 +152,16 @@ describe('callApi', () => {
     expect(calls[0]!.url).toBe('/api/get-dashboards');
     expect(calls[0]!.init.method).toBe('GET');
     expect(calls[0]!.init.body).toBeUndefined();
+  });
+});
+
+describe('nextTask', () => {
+  it('resolves in a task of its own, not among the microtasks of the one that asked', async () => {
+    let resolved = false;
+    const done = nextTask().then(() => (resolved = true));
+    for (let i = 0; i < 20; i++) await Promise.resolve();
+    expect(resolved).toBe(false);
+    await done;
+    expect(resolved).toBe(true);
   });
 });

@@ -1,13 +1,18 @@
 /**
  * The new-version notice (SPEC §4): /version.txt is compared with this build's id every 5 minutes and on
- * each navigation; when they differ a banner counts down 30 s, then reloads, or reloads at once.
+ * each navigation (on opening, at the first idle moment); when they differ a banner counts down 30 s, then
+ * reloads, or reloads at once.
  */
 import { Button, Group, Paper, Text } from '@mantine/core';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { RELOAD_COUNTDOWN_S, VERSION_CHECK_MS } from '../../../common/constants.ts';
+import { whenIdle } from '../../lib/idle.ts';
 import { useUserData } from '../../lib/queries.ts';
 import { useOutbox } from '../../shared/offline/outbox.ts';
+
+/** The longest the check on opening waits for an idle moment. */
+const VERSION_FIRST_CHECK_WAIT_MS = 3000;
 
 async function serverVersion(): Promise<string | null> {
   try {
@@ -35,8 +40,14 @@ export function VersionBanner({ buildId = __BUILD_ID__ }: { buildId?: string }) 
     });
   }, [buildId]);
 
-  // On each navigation.
-  useEffect(check, [check, location.pathname]);
+  // On each navigation; on opening the app, once the browser is first idle (decision 0773): the page's own reads
+  // and renders come first, and the build just loaded is the server's unless it came from the service worker.
+  const opened = useRef(false);
+  useEffect(() => {
+    if (opened.current) return check();
+    opened.current = true;
+    return whenIdle(check, VERSION_FIRST_CHECK_WAIT_MS);
+  }, [check, location.pathname]);
 
   useEffect(() => {
     const timer = setInterval(check, VERSION_CHECK_MS);

@@ -15,6 +15,7 @@ import { paths } from '../../lib/paths.ts';
 import { BoardQrCode } from '../../features/anonymous/BoardQrCode.tsx';
 import { BoardResults } from '../../features/evaluations/BoardResults.tsx';
 import { usePrefetchBoardEvaluations } from '../../features/evaluations/api.ts';
+import { byName } from '../../shared/byName.ts';
 import { useRights } from '../../shared/permissions.ts';
 import { useBoardCards, useBoards } from '../../shared/api/boards.ts';
 import { RaiseActionButton } from '../../features/actions/RaiseActionButton.tsx';
@@ -38,9 +39,6 @@ export const ASSIGN_CARDS = 'Assign cards to the board.';
 export function findBoard(boards: Board[] | undefined, name: string): Board | undefined {
   return boards?.find((b) => b.name === name) ?? boards?.find((b) => nameKey(b.name) === nameKey(name));
 }
-
-const byName = (a: { name: string }, b: { name: string }) =>
-  a.name.localeCompare(b.name, undefined, { numeric: true, sensitivity: 'base' });
 
 /** Evaluate, Feedback and (for admins) Raise action, beside the board's title: evaluators only. */
 function BoardActions({ org, board }: { org: string; board: Board }) {

@@ -14,6 +14,7 @@ import { ApiError, messageOf } from '../../lib/api.ts';
 import { cardQuery } from '../../shared/api/cards.ts';
 import { paths } from '../../lib/paths.ts';
 import { useBoardCards } from '../../shared/api/boards.ts';
+import { byName } from '../../shared/byName.ts';
 import { RoleGate } from '../../shared/gates/RoleGate.tsx';
 import { useStartEvaluation } from './api.ts';
 import classes from './EvaluationSelectionPage.module.css';
@@ -31,9 +32,7 @@ function Selection() {
   const queryClient = useQueryClient();
   const [choosing, setChoosing] = useState<number | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const sorted = [...(cards.data?.cards ?? [])].sort((a, b) =>
-    a.name.localeCompare(b.name, undefined, { numeric: true, sensitivity: 'base' }),
-  );
+  const sorted = [...(cards.data?.cards ?? [])].sort(byName);
 
   /**
    * Without a network the evaluation starts when it is sent (docs/decisions/0730): the page opens the path

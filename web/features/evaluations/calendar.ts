@@ -7,7 +7,6 @@ import {
   addDays,
   endOfMonth,
   endOfWeek,
-  format,
   isAfter,
   isSameDay,
   isSameMonth,
@@ -17,6 +16,7 @@ import {
 } from 'date-fns';
 import type { BoardDayTotals, Evaluation } from '../../../common/api/index.ts';
 import { CALENDAR_DAYS, LAST_EVALUATIONS_COUNT, SQUARES_PER_GROUP } from '../../../common/constants.ts';
+import { localDateKey, spokenDay } from '../../shared/format.ts';
 
 export const BOARD_VIEWS = [
   { value: 'month', label: 'This Month' },
@@ -27,8 +27,8 @@ export type BoardView = (typeof BOARD_VIEWS)[number]['value'];
 
 const WEEK = { weekStartsOn: 0 } as const;
 
-/** A day's key, as cells and evaluations are matched: the local calendar date. */
-export const dayKey = (date: Date) => format(date, 'yyyy-MM-dd');
+/** A day's key, as cells and evaluations are matched: the local calendar date ('yyyy-MM-dd'). */
+export const dayKey = localDateKey;
 
 /** 28 Days: from a Sunday to the coming Saturday (today, when today is a Saturday), in whole local days. */
 export function twentyEightDays(now: Date): { first: Date; last: Date } {
@@ -72,7 +72,7 @@ export function calendarWeeks(view: 'month' | 'days28', now: Date): (CalendarDay
             isToday: isSameDay(day, today),
             isFuture: isAfter(day, today),
             number: String(day.getDate()),
-            spoken: format(day, 'EEEE d MMMM'),
+            spoken: spokenDay(day),
           }
         : null,
     );

@@ -5,6 +5,8 @@
  * 0.65 with it, 0.79 without, on one host). So the page settles first: loaded, then no read or change in
  * flight for a second, then an idle moment; never later than MAX_WAIT_MS after load.
  */
+import { whenIdle } from '../../lib/idle.ts';
+
 export const QUIET_MS = 1000;
 export const MAX_WAIT_MS = 20_000;
 const CHECK_MS = 250;
@@ -18,10 +20,7 @@ export interface SettleWatch {
   whenIdle?: (callback: () => void, timeoutMs: number) => void;
 }
 
-const browserIdle = (callback: () => void, timeoutMs: number) => {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(callback, { timeout: timeoutMs });
-  else setTimeout(callback, 0);
-};
+const browserIdle = (callback: () => void, timeoutMs: number) => void whenIdle(callback, timeoutMs);
 
 /** Calls `register` once, after the page has settled (see above). Returns a function that cancels it. */
 export function registerWhenSettled(register: () => void, watch: SettleWatch): () => void {
