@@ -56,7 +56,7 @@ export type Answer<C extends CallDef> = C['file'] extends true ? FileDownload : 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * Resolves in a task of its own (decision 0774). A render that asks for five reads would otherwise make five
+ * Resolves in a task of its own (decision 0774). A render that asks for four reads would otherwise make four
  * `fetch()` calls in its own task, each 1-4 ms of the browser's work at full speed (4-16 ms on a phone's
  * CPU): the board view's longest task on opening. `scheduler.yield()` where the browser has it, a message
  * to itself elsewhere (Safari; Node in tests, where timers may be fake).

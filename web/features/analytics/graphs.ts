@@ -11,6 +11,7 @@ import {
   periodTooLongMessage,
 } from '../../../common/api/index.ts';
 import { COMPLIANCE_RANGE_MAX_DAYS } from '../../../common/constants.ts';
+import { MONTHS } from '../../shared/format.ts';
 import type { z } from 'zod';
 
 export type Catalogue = z.output<(typeof api.getBoardsCardsAndItems)['response']>['boardsCardsAndItems'];
@@ -295,7 +296,6 @@ export function complianceCsv(compliance: Compliance, perCard: boolean): string 
 }
 
 /** A time-series label as people read it: '23 Nov', 'W48 2026', 'Nov 2026', 'Q4 2026', '2026'. */
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 export function axisLabel(label: string, mode: ReportMode, multiYear: boolean) {
   if (mode !== 'TimeSeries') return label;
   let m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(label);

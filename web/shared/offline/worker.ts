@@ -20,11 +20,9 @@ export interface SettleWatch {
   whenIdle?: (callback: () => void, timeoutMs: number) => void;
 }
 
-const browserIdle = (callback: () => void, timeoutMs: number) => void whenIdle(callback, timeoutMs);
-
 /** Calls `register` once, after the page has settled (see above). Returns a function that cancels it. */
 export function registerWhenSettled(register: () => void, watch: SettleWatch): () => void {
-  const whenIdle = watch.whenIdle ?? browserIdle;
+  const runWhenIdle = watch.whenIdle ?? whenIdle;
   let cancelled = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   void watch.loaded.then(() => {
@@ -37,7 +35,7 @@ export function registerWhenSettled(register: () => void, watch: SettleWatch): (
       if (watch.busy()) quietSince = null;
       else quietSince ??= now;
       if ((quietSince !== null && now - quietSince >= QUIET_MS) || now >= deadline) {
-        whenIdle(() => {
+        runWhenIdle(() => {
           if (!cancelled) register();
         }, QUIET_MS);
         return;
