@@ -1,4 +1,4 @@
-import { expect, seed, signInAs, test } from './fixtures.ts';
+import { expect, expectAccessible, seed, signInAs, test } from './fixtures.ts';
 
 test('a new build is announced, counted down, and reloaded', async ({ page }) => {
   let version: string | null = null;
@@ -16,6 +16,7 @@ test('a new build is announced, counted down, and reloaded', async ({ page }) =>
   await expect(banner).toBeVisible();
   await expect(banner).toContainText(/Reloading in (30|29|28) s/);
   await expect(banner).toContainText(/Reloading in 2[0-7] s/, { timeout: 12_000 });
+  await expectAccessible(page, 'the new-version banner');
 
   version = null;
   const reloaded = page.waitForEvent('load');
@@ -32,6 +33,7 @@ test('a new build is noticed on opening the app, once the page has drawn', async
   await page.goto('/');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await expect(page.getByTestId('version-banner')).toContainText(/Reloading in \d+ s/);
+  await expectAccessible(page, 'the new-version banner on opening');
 });
 
 test('a new build waits while an evaluation saved on the device is still to send', async ({
