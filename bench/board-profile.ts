@@ -1,6 +1,6 @@
 /**
  * The board view's get-evaluations in this process, on a kept bench database (decision 0626): boards of the
- * first organisation in turn, 31 days, each phase timed apart (the service, the response check, the JSON).
+ * first organisation in turn, 31 days, to the text the server sends (decision 0775: the service writes it).
  * With BENCH_COMPARE_MODULE (a module exporting boardEvaluations, e.g. an older evaluations.ts saved under
  * bench/), that one runs interleaved with the current one and every answer must be the same.
  *
@@ -10,13 +10,15 @@
  */
 import os from 'node:os';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { getEvaluations } from '../common/api/evaluations.ts';
 import { parseDatabaseUrl } from '../server/config.ts';
 import { openDatabase } from '../server/db/index.ts';
 import type { Caller } from '../server/modules/shared/caller.ts';
 import { boardEvaluations } from '../server/modules/shared/evaluations.ts';
+import { JsonText } from '../server/lib/jsonText.ts';
 
-type Service = typeof boardEvaluations;
+type Service = (...args: Parameters<typeof boardEvaluations>) => Promise<unknown>;
 
 const url = process.env.BENCH_DATABASE_URL;
 if (!url) throw new Error('BENCH_DATABASE_URL: the database of a kept bench run (BENCH_KEEP=1)');
@@ -46,32 +48,42 @@ const caller: Caller = {
   managesAll: true,
 };
 
+/**
+ * One call as the server answers it: the service, and for an answer of objects (a module from before decision
+ * 0775) the response check and JSON.stringify the server then does; an answer of JSON text is sent as it is.
+ */
+async function answer(service: Service, input: Parameters<Service>[2], now: number) {
+  const t0 = performance.now();
+  const result: unknown = await service(db, caller, input, now);
+  const t1 = performance.now();
+  if (result instanceof JsonText) return { text: result.text, service: t1 - t0, check: 0, json: 0 };
+  const checked = getEvaluations.response.safeParse(result);
+  if (!checked.success) throw new Error('the answer does not match the contract');
+  const t2 = performance.now();
+  const text = JSON.stringify(checked.data);
+  const t3 = performance.now();
+  return { text, service: t1 - t0, check: t2 - t1, json: t3 - t2 };
+}
+const total = (a: { service: number; check: number; json: number }) => a.service + a.check + a.json;
+
 const times = { current: [] as number[], other: [] as number[], check: [] as number[], json: [] as number[] };
 let rows = 0;
 for (let i = 0; i < samples + 30; i++) {
   const now = Date.now();
   const input = { boardId: boards[i % boards.length]!, since: now - 31 * DAY, timeZone: zone };
-  const t0 = performance.now();
-  const answer = await boardEvaluations(db, caller, input, now);
-  const t1 = performance.now();
-  const checked = getEvaluations.response.safeParse(answer);
-  if (!checked.success) throw new Error('the answer does not match the contract');
-  const t2 = performance.now();
-  const json = JSON.stringify(checked.data);
-  const t3 = performance.now();
-  let otherMs = 0;
+  const ours = await answer(boardEvaluations, input, now);
+  let theirs: Awaited<ReturnType<typeof answer>> | undefined;
   if (other) {
-    const o0 = performance.now();
-    const theirs = await other(db, caller, input, now);
-    otherMs = performance.now() - o0;
-    if (JSON.stringify(theirs) !== json) throw new Error(`the answers differ (board ${input.boardId})`);
+    theirs = await answer(other, input, now);
+    if (!isDeepStrictEqual(JSON.parse(theirs.text), JSON.parse(ours.text)))
+      throw new Error(`the answers differ (board ${input.boardId})`);
   }
   if (i < 30) continue; // warm-up
-  times.current.push(t1 - t0);
-  times.check.push(t2 - t1);
-  times.json.push(t3 - t2);
-  times.other.push(otherMs);
-  rows += answer.evaluations.length;
+  times.current.push(total(ours));
+  times.check.push(ours.check);
+  times.json.push(ours.json);
+  if (theirs) times.other.push(total(theirs));
+  rows += (JSON.parse(ours.text) as { evaluations: unknown[] }).evaluations.length;
 }
 const at = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.floor(values.length * p)]!;
 const line = (label: string, values: number[]) =>
@@ -82,10 +94,11 @@ console.log(
       .loadavg()
       .map((v) => v.toFixed(1))
       .join(' ')}`,
-    line('boardEvaluations', times.current),
-    ...(other ? [line(`${compareWith} (same answers)`, times.other)] : []),
-    line('response check (zod)', times.check),
-    line('JSON.stringify', times.json),
+    line('boardEvaluations, to the text sent', times.current),
+    ...(other ? [line(`${compareWith}, to the text sent (same answers)`, times.other)] : []),
+    ...(times.check.some((t) => t > 0)
+      ? [line('  of which the response check (zod)', times.check), line('  and JSON.stringify', times.json)]
+      : []),
   ].join('\n'),
 );
 await database.close();

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { Api, CallDef } from '../../common/api/index.ts';
 import type { Access } from '../../common/roles.ts';
 import type { AnonymousActor, CallContext, UserActor } from '../context.ts';
+import type { JsonText } from '../lib/jsonText.ts';
 
 type ActorFor<A extends Access> = A extends 'public'
   ? UserActor | null
@@ -20,9 +21,12 @@ export interface InlineFileAnswer {
   file: { filename: string; contentType: string; body: Buffer; inline: true };
 }
 
+/** A read's answer may come written as JSON already (decision 0775); the server checks it in tests. */
 type AnswerOf<C extends CallDef> = C['file'] extends true
   ? FileAnswer | InlineFileAnswer
-  : z.input<C['response']>;
+  : C['mutates'] extends false
+    ? z.input<C['response']> | JsonText<z.input<C['response']>>
+    : z.input<C['response']>;
 
 export type Handler<C extends CallDef> = (
   input: z.output<C['request']>,

@@ -205,7 +205,7 @@ describeEachDatabase('get-evaluations: local days', (env) => {
       { boardId: b.board.id, since: now - 31 * DAY, timeZone: 'UTC' },
       now,
     );
-    expect(answer.evaluations.map((e) => [e.ID, e.isUsers, e.boardID, e.userName])).toEqual([
+    expect(answer.parse().evaluations.map((e) => [e.ID, e.isUsers, e.boardID, e.userName])).toEqual([
       [ids[0], false, b.board.id, 'Anonymous'],
       [ids[1], true, b.board.id, 'Anonymous'],
       [ids[2], false, b.board.id, 'Anonymous'],

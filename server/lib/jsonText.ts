@@ -1,0 +1,17 @@
+/**
+ * An answer already written as JSON text (decision 0775): the board view's ~700 evaluations are written once,
+ * row by row, instead of being made into objects, copied by the response check and written again. `T` is the
+ * value the text stands for, so a handler's answer stays typed by its call. The server sends the text as it
+ * is; outside production it checks it against the call's response schema first (http/register.ts).
+ */
+export class JsonText<T> {
+  /** Only for the type checker: the value the text stands for. */
+  declare readonly value?: T;
+
+  constructor(readonly text: string) {}
+
+  /** The value, for tests and tools. */
+  parse(): T {
+    return JSON.parse(this.text) as T;
+  }
+}
