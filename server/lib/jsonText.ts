@@ -10,6 +10,11 @@ export class JsonText<T> {
 
   constructor(readonly text: string) {}
 
+  /** The value written with JSON.stringify: typed by the value itself, so the call's type checks it. */
+  static of<T>(value: T): JsonText<T> {
+    return new JsonText<T>(JSON.stringify(value));
+  }
+
   /** The value, for tests and tools. */
   parse(): T {
     return JSON.parse(this.text) as T;

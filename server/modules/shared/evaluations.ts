@@ -808,13 +808,12 @@ export async function boardEvaluations(
     older.sort((a, b) => a.completed_at! - b.completed_at! || a.id - b.id);
   }
   // Written as JSON here (decision 0775): the server sends it as it is, without the response check's copy.
-  const answer: BoardEvaluations = {
+  return JsonText.of<BoardEvaluations>({
     evaluations: (older.length ? [...older, ...listed] : listed).map((row) =>
       presentEvaluation(caller, { board_id: board.id, anon_key_id: null, started_at: 0, ...row }),
     ),
     moreDays,
-  };
-  return new JsonText<BoardEvaluations>(JSON.stringify(answer));
+  });
 }
 
 /** The search calls' page: completed evaluations matching the filter, newest first, one page. */
