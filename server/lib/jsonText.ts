@@ -1,8 +1,9 @@
 /**
- * An answer already written as JSON text (decision 0775): the board view's ~700 evaluations are presented and
- * written once, instead of being copied by the response check and then written. `T` is the value the text
- * stands for, so a handler's answer stays typed by its call. The server sends the text as it is; outside
- * production it checks it against the call's response schema first, exactly (http/register.ts).
+ * An answer already written as JSON text (decision 0775): get-evaluations' ~700 evaluations and get-boards'
+ * boards, asked for by every open board view, are presented and written once instead of being copied by the
+ * response check and then written. `T` is the value the text stands for, so a handler's answer stays typed
+ * by its call. The server sends the text as it is; outside production it checks it against the call's
+ * response schema first, exactly (http/register.ts).
  */
 export class JsonText<T> {
   /** Only for the type checker: the value the text stands for. */

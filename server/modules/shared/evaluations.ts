@@ -741,7 +741,8 @@ export function lastPerDay<
 /**
  * The board view's evaluations (decision 0620): per card and local day in the zone, that day's last
  * BOARD_SQUARES_PER_DAY (with the day's totals when it has more), and each card's last 3, reaching before
- * the window for a card with fewer. So the answer is bounded by cards x days, however busy the board.
+ * the window for a card with fewer. So the answer is bounded by cards x days, however busy the board. It comes
+ * written as JSON, sent as it is (decision 0775).
  */
 export async function boardEvaluations(
   db: Db,
