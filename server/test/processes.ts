@@ -117,6 +117,19 @@ export function cookieOf(answer: HttpAnswer): string {
     .join('; ');
 }
 
+/** Headers that belong to one connection, which a proxy does not pass on. */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
 /**
  * A reverse proxy that sends each request to the next upstream in turn (round robin), setting
  * X-Forwarded-For to the client's address (nginx: `proxy_set_header X-Forwarded-For $remote_addr`;
@@ -134,15 +147,26 @@ export async function roundRobinProxy(port: number, upstreams: string[]) {
       target,
       {
         method: request.method,
-        headers: { ...headers, 'x-forwarded-for': client },
+        headers: {
+          ...Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name))),
+          'x-forwarded-for': client,
+        },
       },
       (answer) => {
-        response.writeHead(answer.statusCode ?? 502, { ...answer.headers, 'x-upstream': String(index) });
+        // Hop-by-hop headers belong to one connection (RFC 9110 7.6.1), both ways: the client is told this
+        // proxy's own keep-alive (5 s), not the app's 72 s, so it stops reusing an idle connection before
+        // the proxy closes it.
+        const forwarded = Object.entries(answer.headers).filter(([name]) => !HOP_BY_HOP.has(name));
+        response.writeHead(answer.statusCode ?? 502, {
+          ...Object.fromEntries(forwarded),
+          'x-upstream': String(index),
+        });
         answer.pipe(response);
       },
     );
     upstream.on('error', () => {
-      response.writeHead(502).end();
+      if (response.headersSent) response.destroy();
+      else response.writeHead(502).end();
     });
     request.pipe(upstream);
   });
