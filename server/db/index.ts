@@ -14,6 +14,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { nameStatements } from './pgNamedStatements.ts';
+import { settleQueriesByCallback } from './pgQueryPromise.ts';
 import type { Database as DatabaseConfig } from '../config.ts';
 import type { DialectName } from './dialect.ts';
 import { migrateToLatest } from './migrate.ts';
@@ -114,6 +115,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     // discards the client on release, and the next request connects afresh.
     pool.on('connect', (client) => {
       client.on('error', () => {});
+      settleQueriesByCallback(client);
       if (config.namedStatements !== false) nameStatements(client);
     });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });
