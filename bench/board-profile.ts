@@ -6,9 +6,11 @@
  *
  *   BENCH_DATABASE_URL=sqlite:/tmp/checkboard-scale-100000-1000000.sqlite npx tsx bench/board-profile.ts
  *
+ * It prints the p50 and p95, and the process's garbage collections during the measured calls (decision 0776).
  * BENCH_TIME_ZONE (default: none, i.e. UTC), BENCH_SAMPLES (300).
  */
 import os from 'node:os';
+import { constants as perf, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { getEvaluations } from '../common/api/evaluations.ts';
@@ -68,7 +70,19 @@ const total = (a: { service: number; check: number; json: number }) => a.service
 
 const times = { current: [] as number[], other: [] as number[], check: [] as number[], json: [] as number[] };
 let rows = 0;
+// The process's garbage collections during the measured calls (decision 0776): young (scavenges) and full.
+const collections = { from: Infinity, young: [] as number[], full: [] as number[] };
+const gcObserver = new PerformanceObserver((list) => {
+  for (const entry of list.getEntries() as (PerformanceEntry & { detail?: { kind?: number } })[]) {
+    if (entry.startTime < collections.from) continue;
+    const kind = entry.detail?.kind;
+    if (kind === perf.NODE_PERFORMANCE_GC_MINOR) collections.young.push(entry.duration);
+    else if (kind === perf.NODE_PERFORMANCE_GC_MAJOR) collections.full.push(entry.duration);
+  }
+});
+gcObserver.observe({ entryTypes: ['gc'] });
 for (let i = 0; i < samples + 30; i++) {
+  if (i === 30) collections.from = performance.now();
   const now = Date.now();
   const input = { boardId: boards[i % boards.length]!, since: now - 31 * DAY, timeZone: zone };
   const ours = await answer(boardEvaluations, input, now);
@@ -86,6 +100,14 @@ for (let i = 0; i < samples + 30; i++) {
   rows += (JSON.parse(ours.text) as { evaluations: unknown[] }).evaluations.length;
 }
 const at = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.floor(values.length * p)]!;
+// The last entries arrive after the loop: let the observer's callback run.
+await new Promise((resolve) => setTimeout(resolve, 50));
+gcObserver.disconnect();
+const pauses = (label: string, values: number[]) =>
+  `  ${label}: ${values.length}` +
+  (values.length
+    ? `, pause p50 ${at(values, 0.5).toFixed(2)} ms, max ${Math.max(...values).toFixed(2)} ms`
+    : '');
 const line = (label: string, values: number[]) =>
   `  ${label}: p50 ${at(values, 0.5).toFixed(2)} ms, p95 ${at(values, 0.95).toFixed(2)} ms`;
 console.log(
@@ -99,6 +121,8 @@ console.log(
     ...(times.check.some((t) => t > 0)
       ? [line('  of which the response check (zod)', times.check), line('  and JSON.stringify', times.json)]
       : []),
+    pauses('young-generation collections (scavenges) meanwhile', collections.young),
+    pauses('full collections meanwhile', collections.full),
   ].join('\n'),
 );
 await database.close();
