@@ -10,6 +10,7 @@ import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Services } from './context.ts';
 import type { Database } from './db/index.ts';
+import { registerCompression } from './http/compression.ts';
 import { registerDurableAnswers } from './http/durable.ts';
 import { registerErrorHandler } from './http/errors.ts';
 import { registerHealth } from './http/health.ts';
@@ -86,6 +87,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     reply.header('X-Request-Id', request.id);
   });
   if (database.commits) registerDurableAnswers(app, database.commits);
+  registerCompression(app);
 
   // JSON is the only body the API takes, except the photo uploads' image data (their paths only: security.ts).
   app.removeContentTypeParser(['text/plain']);
