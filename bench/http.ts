@@ -17,11 +17,11 @@ export class Client {
     this.agent = new http.Agent({ keepAlive: true, maxSockets });
   }
 
-  /** One JSON call of the API, timed from sending to the last byte of the answer. */
+  /** One JSON call of the API, timed from sending to the last byte of the answer (not decompressed). */
   call(
     path: string,
     body: unknown,
-    options: { cookie?: string; method?: string; idempotencyKey?: string } = {},
+    options: { cookie?: string; method?: string; idempotencyKey?: string; acceptEncoding?: string } = {},
   ) {
     return new Promise<Answer>((resolve, reject) => {
       const payload = Buffer.from(JSON.stringify(body ?? {}));
@@ -39,6 +39,8 @@ export class Client {
             'sec-fetch-site': 'same-origin',
             ...(options.cookie ? { cookie: options.cookie } : {}),
             ...(options.idempotencyKey ? { 'idempotency-key': options.idempotencyKey } : {}),
+            // As a browser sends it (decision 0777): the answer then comes compressed, and `body` is as sent.
+            ...(options.acceptEncoding ? { 'accept-encoding': options.acceptEncoding } : {}),
           },
         },
         (response) => {

@@ -27,6 +27,8 @@ import { grow, ITEMS_PER_CARD, postgresBulk, seed, sqliteBulk, type Bulk, type S
 import { EVALUATIONS, numberSetting, OTHER_EVALUATIONS, resultsDir } from './settings.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+/** What a browser sends (decision 0777: API answers of JSON come compressed to it). */
+const COMPRESSED = 'gzip, deflate, br, zstd';
 
 const EXPORT_EVALUATIONS = numberSetting(
   'BENCH_EXPORT_EVALUATIONS',
@@ -459,6 +461,8 @@ function expectOk(answer: { status: number; body: Buffer }, what: string) {
 interface Figures {
   database: string;
   getEvaluations: Stats & { rows: number };
+  /** The same calls as Chromium asks them (its Accept-Encoding; decision 0777), and the bytes sent. */
+  getEvaluationsCompressed?: Stats & { bytes: number; plainBytes: number };
   searchPage1: Stats;
   searchPageN: Stats;
   addEvaluation: Stats;
@@ -554,11 +558,11 @@ async function measure(dialect: 'sqlite' | 'postgres', databaseUrl: string, f: F
   let server = await startServer(databaseUrl);
   const { client } = server;
   const { ownerCookie } = f;
-  const getEvaluations = (i: number) =>
+  const getEvaluations = (i: number, acceptEncoding?: string) =>
     client.call(
       api.getEvaluations.path,
       { boardID: f.boards[i % f.boards.length]!.id, startDateTime: iso(Date.now() - 31 * DAY) },
-      { cookie: ownerCookie },
+      { cookie: ownerCookie, ...(acceptEncoding ? { acceptEncoding } : {}) },
     );
   const page1 = { isEditing: true, quantity: 48, maxDateTime: f.maxDateTime };
   const pageN = { ...page1, ...f.page1000 };
@@ -581,6 +585,15 @@ async function measure(dialect: 'sqlite' | 'postgres', databaseUrl: string, f: F
     return done.ms;
   };
   const getEvaluationsStats = await sequential(SAMPLES, (i) => timed(getEvaluations(i), 'get-evaluations'));
+  const compressedSample = await getEvaluations(0, COMPRESSED);
+  expectOk(compressedSample, 'get-evaluations, compressed');
+  const getEvaluationsCompressed = {
+    ...(await sequential(SAMPLES, (i) =>
+      timed(getEvaluations(i, COMPRESSED), 'get-evaluations, compressed'),
+    )),
+    bytes: compressedSample.body.length,
+    plainBytes: (await getEvaluations(0)).body.length,
+  };
   const searchPage1 = await sequential(SAMPLES, () => timed(search(page1), 'search page 1'));
   const searchPageN = await sequential(SAMPLES, () => timed(search(pageN), `search page ${PAGE}`));
 
@@ -655,6 +668,7 @@ async function measure(dialect: 'sqlite' | 'postgres', databaseUrl: string, f: F
   return {
     database: dialect,
     getEvaluations: { ...getEvaluationsStats, rows: sample.evaluations.length },
+    getEvaluationsCompressed,
     searchPage1,
     searchPageN,
     addEvaluation,
@@ -689,6 +703,16 @@ function table(all: Figures[]) {
       (f) => `${ms(f.getEvaluations.p95)} (${f.getEvaluations.rows} rows)`,
     ],
     ['  p50 / p99', '', (f) => `${ms(f.getEvaluations.p50)} / ${ms(f.getEvaluations.p99)}`],
+    [
+      '  as Chromium asks (Accept-Encoding: gzip, deflate, br, zstd): p95 / p50 (bytes sent)',
+      '',
+      (f) => {
+        const c = f.getEvaluationsCompressed;
+        if (!c) return '';
+        const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+        return `${ms(c.p95)} / ${ms(c.p50)} (${kb(c.bytes)} of ${kb(c.plainBytes)})`;
+      },
+    ],
     ['search-evaluations page 1 of 48: p95', '< 30 ms', (f) => ms(f.searchPage1.p95)],
     [
       `search-evaluations page ${PAGE.toLocaleString('en')} of 48: p95`,
