@@ -90,28 +90,26 @@ describe.runIf(process.env.TEST_DATABASE_URL)('queries settled by callback [post
   });
 
   it('keeps node-postgres’s own ways: a callback, and a query object that emits its rows', async () => {
-    {
-      // A pool's client, as the app's 'connect' handler leaves it.
-      const pool = new pg.Pool({ connectionString: test.location, max: 1 });
-      pool.on('connect', (client) => settleQueriesByCallback(client));
-      const client = await pool.connect();
-      try {
-        const byCallback = await new Promise<pg.QueryResult>((resolve, reject) =>
-          client.query('select 7 as n', [], (error, result) => (error ? reject(error) : resolve(result))),
-        );
-        expect(byCallback.rows).toEqual([{ n: 7 }]);
-        const rows: unknown[] = [];
-        const query = client.query(new pg.Query('select generate_series(1, 3) as n'));
-        query.on('row', (row: unknown) => rows.push(row));
-        await new Promise((resolve, reject) => query.on('end', resolve).on('error', reject));
-        expect(rows).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
-        const promised = await client.query<{ n: number }>('select $1::int as n', [9]);
-        expect(promised.rows).toEqual([{ n: 9 }]);
-        expect(promised.rowCount).toBe(1);
-      } finally {
-        client.release();
-        await pool.end();
-      }
+    // A pool's client, as the app's 'connect' handler leaves it.
+    const pool = new pg.Pool({ connectionString: test.location, max: 1 });
+    pool.on('connect', (client) => settleQueriesByCallback(client));
+    const client = await pool.connect();
+    try {
+      const byCallback = await new Promise<pg.QueryResult>((resolve, reject) =>
+        client.query('select 7 as n', [], (error, result) => (error ? reject(error) : resolve(result))),
+      );
+      expect(byCallback.rows).toEqual([{ n: 7 }]);
+      const rows: unknown[] = [];
+      const query = client.query(new pg.Query('select generate_series(1, 3) as n'));
+      query.on('row', (row: unknown) => rows.push(row));
+      await new Promise((resolve, reject) => query.on('end', resolve).on('error', reject));
+      expect(rows).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+      const promised = await client.query<{ n: number }>('select $1::int as n', [9]);
+      expect(promised.rows).toEqual([{ n: 9 }]);
+      expect(promised.rowCount).toBe(1);
+    } finally {
+      client.release();
+      await pool.end();
     }
   });
 });
