@@ -348,28 +348,40 @@ export async function seed(bulk: Bulk, plan: SeedPlan, log: (line: string) => vo
 }
 
 /**
+ * How `grow` adds evaluations: `busier`, over the same two years (each board's days busier, as a busier
+ * organisation's); `longer`, in the years before them (a longer history, the recent days as they were).
+ */
+export type Growth = 'busier' | 'longer';
+
+/**
  * Grows a database seeded with `plan` (by `seed`, in this process or another) to `to` evaluations of the
  * measured organisation and `otherTo` of the others, as the scale-shape benchmark asks (decision 0625):
- * the added evaluations are spread over the same two years, between the ones already there (half a step
- * later), on the same boards, cards and evaluators, with ids after the largest id in the table (which may
- * include evaluations the benchmark's own calls added). Then their results, and evaluation_counts,
- * evaluation_totals and item_totals filled again from all evaluations, as the migrations fill them.
+ * by default (`busier`) the added evaluations are spread over the same two years, between the ones already
+ * there (half a step later); `longer` puts them in the years before. Either way on the same boards, cards
+ * and evaluators, with ids after the largest id in the table (which may include evaluations the benchmark's
+ * own calls added). Then their results, and evaluation_counts, evaluation_totals and item_totals filled
+ * again from all evaluations, as the migrations fill them.
  */
 export async function grow(
   bulk: Bulk,
   plan: SeedPlan,
   to: { evaluations: number; otherEvaluations: number },
   log: (line: string) => void,
+  growth: Growth = 'busier',
 ): Promise<{ added: number; results: number }> {
   const { orgs } = shapeOf(plan);
   const [last] = await bulk.rows<{ id: number | string | null }>('select max(id) as id from evaluations');
   const firstId = Number(last?.id ?? 0) + 1;
+  // Longer: the added ones as many a year as the seed's, in the years before its two, so every board's last
+  // two years (and its 31 days) hold what they held, and only the tables are larger.
+  const years = (2 * (to.evaluations - plan.evaluations)) / plan.evaluations;
   const added = await insertEvaluations(bulk, plan, orgs, {
     main: to.evaluations - plan.evaluations,
     other: to.otherEvaluations - plan.otherEvaluations,
     firstId,
     phase: 0.5,
     log,
+    ...(growth === 'longer' ? { end: plan.now - 2 * YEAR - 60_000, span: years * YEAR } : {}),
   });
   await bulk.run('delete from evaluation_counts');
   await bulk.run('delete from evaluation_totals');
@@ -387,12 +399,20 @@ async function insertEvaluations(
   bulk: Bulk,
   plan: SeedPlan,
   orgs: OrgShape[],
-  counts: { main: number; other: number; firstId: number; phase: number; log: (line: string) => void },
+  counts: {
+    main: number;
+    other: number;
+    firstId: number;
+    phase: number;
+    log: (line: string) => void;
+    /** Where the evaluations end and how long they span (ms): by default the two years before plan.now. */
+    end?: number;
+    span?: number;
+  },
 ): Promise<number> {
   const { log } = counts;
-  const now = plan.now;
-  const span = 2 * YEAR;
-  const start = now - span - 60_000;
+  const span = counts.span ?? 2 * YEAR;
+  const start = (counts.end ?? plan.now) - span - 60_000;
   const perOther = plan.otherOrganisations ? Math.floor(counts.other / plan.otherOrganisations) : 0;
   const streams = orgs.map((org, o) => ({
     org,
