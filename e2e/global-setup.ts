@@ -3,7 +3,7 @@
  * folder, and the built server (dist/) on a fresh SQLite database. Returns the teardown.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startSmtpCapture } from '../server/test/smtp.ts';
@@ -64,5 +64,7 @@ export default async function globalSetup() {
     server.kill('SIGTERM');
     await exited;
     await smtp.close();
+    // The journeys' database, mail and photos: what a failed journey shows is in test-results/, not here.
+    rmSync(dir, { recursive: true, force: true });
   };
 }

@@ -1,13 +1,14 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { DEV_BUILD_ID, registerWeb } from './web.ts';
 
 function builtApp() {
   const dir = mkdtempSync(path.join(tmpdir(), 'checkboard-web-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>Checkboard</title>');
   writeFileSync(path.join(dir, 'version.txt'), 'build-42\n');
   return dir;

@@ -2,11 +2,11 @@
  * The storage interface (issue 12): the default folder, STORAGE_URL's forms, and an S3-compatible store
  * round trip against a real S3 server (s3rver), directly and through the photo calls.
  */
-import { mkdtemp, readdir, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { ConfigError, loadConfig } from '../config.ts';
 import { buildBoard, buildCard, buildTeam } from '../test/factories.ts';
 import { call, describeEachDatabase, SAMPLE_PHOTO } from '../test/harness.ts';
@@ -81,6 +81,7 @@ describe('STORAGE_URL', () => {
 describe('folder storage', () => {
   it('round trip; files readable by the server only; keys cannot leave the folder', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'checkboard-storage-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const storage = new FolderStorage(dir);
     await roundTrip(storage);
     const key = newKey('org-1/evaluation-3', 'png');

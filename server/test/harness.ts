@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -169,6 +170,9 @@ export function describeEachDatabase(
         env.services?.mailer.close();
         await env.smtp?.close();
         await testDatabase?.drop();
+        // The suite's photos folder (testConfig): nothing of a run is left in the machine's tmp.
+        if (env.config?.storage.kind === 'folder')
+          await rm(env.config.storage.dir, { recursive: true, force: true });
       });
       define(env);
     });
