@@ -758,7 +758,7 @@ function table(all: Figures[]) {
       (f) => f.addResultsPacedInServer.under.map((u) => `${(u.share * 100).toFixed(1)}%`).join(' / '),
     ],
     [
-      '  event loop held up meanwhile (beyond the 10 ms tick), max (p99): server / client',
+      `  event loop held up meanwhile (beyond the ${LOOP_MONITOR_TICK_MS} ms tick), max (p99): server / client`,
       '',
       (f) => {
         const t = f.addResultsPacedInServer;

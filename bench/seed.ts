@@ -374,14 +374,17 @@ export async function grow(
   const firstId = Number(last?.id ?? 0) + 1;
   // Longer: the added ones as many a year as the seed's, in the years before its two, so every board's last
   // two years (and its 31 days) hold what they held, and only the tables are larger.
-  const years = (2 * (to.evaluations - plan.evaluations)) / plan.evaluations;
+  const longer = () => {
+    const years = (2 * (to.evaluations - plan.evaluations)) / plan.evaluations;
+    return { end: plan.now - 2 * YEAR - 60_000, span: years * YEAR };
+  };
   const added = await insertEvaluations(bulk, plan, orgs, {
     main: to.evaluations - plan.evaluations,
     other: to.otherEvaluations - plan.otherEvaluations,
     firstId,
     phase: 0.5,
     log,
-    ...(growth === 'longer' ? { end: plan.now - 2 * YEAR - 60_000, span: years * YEAR } : {}),
+    ...(growth === 'longer' ? longer() : {}),
   });
   await bulk.run('delete from evaluation_counts');
   await bulk.run('delete from evaluation_totals');

@@ -170,7 +170,7 @@ export function describeEachDatabase(
         env.services?.mailer.close();
         await env.smtp?.close();
         await testDatabase?.drop();
-        // The suite's photos folder (testConfig): nothing of a run is left in the machine's tmp.
+        // The suite's own photos folder (testConfig); their shared parent stays, as parallel files use it.
         if (env.config?.storage.kind === 'folder')
           await rm(env.config.storage.dir, { recursive: true, force: true });
       });
