@@ -103,6 +103,19 @@ async function isSeeded(database: Database): Promise<boolean> {
   return row?.value === planKey;
 }
 
+/**
+ * PostgreSQL: the bulk load's and the vacuum's pages written out now (CHECKPOINT), as SQLite's WAL is
+ * checkpointed after seeding. Left to the checkpointer, gigabytes of them were written during the first
+ * measurements, and every commit's sync waited behind them: add-results' p95 was 72.9 ms straight after
+ * seeding and 23.3 ms ten minutes later on the twelfth host (bench/README).
+ */
+async function writeOut(bulk: Bulk) {
+  if (bulk.dialect !== 'postgres') return;
+  const started = performance.now();
+  await bulk.run('checkpoint');
+  say(`  checkpoint: ${secondsSince(started)}`);
+}
+
 async function seedInto(database: Database, bulk: Bulk) {
   const started = performance.now();
   say(
@@ -113,6 +126,7 @@ async function seedInto(database: Database, bulk: Bulk) {
   const analysed = performance.now();
   await bulk.run(bulk.dialect === 'postgres' ? 'vacuum analyze' : 'analyze');
   say(`  ${bulk.dialect === 'postgres' ? 'vacuum analyze' : 'analyze'}: ${secondsSince(analysed)}`);
+  await writeOut(bulk);
   await database.db.insertInto('app_settings').values({ name: 'bench_plan', value: planKey }).execute();
 }
 
@@ -1052,6 +1066,7 @@ async function scaleShapeOf(dialect: 'sqlite' | 'postgres'): Promise<[ShapeFigur
       await bulk.run(dialect === 'postgres' ? 'vacuum analyze' : 'analyze');
       if (dialect === 'sqlite') await bulk.run('pragma wal_checkpoint(truncate)');
       say(`  ${dialect === 'postgres' ? 'vacuum analyze' : 'analyze'}: ${secondsSince(started)}`);
+      await writeOut(bulk);
     };
     // The deep page is the same page number at both sizes, so that only the table's size changes.
     const page = Math.max(2, Math.min(1000, Math.floor(SCALE_FROM / 48)));

@@ -215,11 +215,11 @@ export function registerCalls(
           // A photo (issue 12) is small and read from the storage: no export slot.
           if (call.image) return sendFile(reply, answer as InlineFileAnswer);
           if (answer instanceof JsonText) {
-            // Written as JSON by the handler (decision 0775): sent as it is; checked against the contract
-            // outside production, where no field beyond the contract's may be in it either.
+            // Written as JSON by the handler (decision 0775), as UTF-8 bytes (0779): sent as they are; checked
+            // against the contract outside production, where no field beyond the contract's may be in it either.
             if (checkJsonText) present(answer.parse(), { exact: true });
             await runAfterCommit();
-            return reply.type('application/json').send(answer.text);
+            return reply.type('application/json; charset=utf-8').send(answer.bytes);
           }
           const presented = present(answer);
           await runAfterCommit();
