@@ -1,6 +1,6 @@
 /** Answers written as UTF-8 in slices (decision 0779): byte for byte what JSON.stringify writes. */
 import { describe, expect, it } from 'vitest';
-import { JsonText, SLICE_ITEMS, jsonBytes } from './jsonText.ts';
+import { JsonText, SLICE_CHARS, SLICE_ITEMS, jsonBytes } from './jsonText.ts';
 
 const evaluation = (i: number) => ({
   ID: 1_000_000 + i,
@@ -37,6 +37,23 @@ describe('jsonBytes', () => {
       same(value);
       expect(JSON.parse(jsonBytes(value).toString())).toEqual(value);
     }
+  });
+
+  it('writes large items fewer at a time, and an item larger than a slice alone, the same', () => {
+    const card = (c: number) => ({
+      id: c,
+      name: `Card ${c} ✓`,
+      cardItems: Array.from({ length: c % 3 ? 10 : 40 }, (_, k) => ({
+        id: c * 100 + k,
+        content: `Item ${k}: the guard is in place — “label” readable 😀`,
+      })),
+    });
+    same({ cards: Array.from({ length: 500 }, (_, c) => card(c)) });
+    const huge = 'x'.repeat(3 * SLICE_CHARS);
+    same({
+      list: Array.from({ length: SLICE_ITEMS + 10 }, (_, i) => (i % 7 ? { i } : { i, huge })),
+      after: 1,
+    });
   });
 
   it('keeps what JSON.stringify keeps and leaves out what it leaves out', () => {

@@ -1,14 +1,15 @@
 /**
  * An answer already written as JSON (decision 0775): get-evaluations' ~700 evaluations and get-boards'
- * boards, asked for by every open board view, are presented and written once instead of being copied by the
+ * boards, asked for by every open board view, and get-cards' cards with their items (0779), are presented and
+ * written once instead of being copied by the
  * response check and then written. `T` is the value the text stands for, so a handler's answer stays typed
  * by its call. The server sends the bytes as they are; outside production it checks them against the call's
  * response schema first, exactly (http/register.ts).
  *
  * Written as UTF-8 bytes in slices (decision 0779): JSON.stringify of a whole ~155 KB answer gives a string
  * of many parts that V8 joins into one the first time it is read, in its large-object space, and that string
- * is then encoded into a buffer of the same size again; a long top-level list is written SLICE_ITEMS at a
- * time instead, each slice encoded while it is small.
+ * is then encoded into a buffer of the same size again; a long top-level list is written a slice at a time
+ * instead, each slice encoded while it is small, into one buffer.
  */
 export class JsonText<T> {
   /** Only for the type checker: the value the text stands for. */
@@ -36,12 +37,15 @@ export class JsonText<T> {
   }
 }
 
-/** Items of a top-level list written together: a slice of evaluations is ~15 KB of JSON. */
+/** Items of a top-level list written together at first: a slice of evaluations is ~15 KB of JSON. */
 export const SLICE_ITEMS = 64;
+/** Characters a slice should stay under: larger items (a card with its items, ~2 KB) are written fewer at a time. */
+export const SLICE_CHARS = 16 * 1024;
 
 /**
  * The UTF-8 bytes of JSON.stringify(value), byte for byte the same: a plain object's lists longer than
- * SLICE_ITEMS are written a slice at a time. Anything else (a list, a value with toJSON) is written whole.
+ * SLICE_ITEMS are written a slice at a time, slices of about SLICE_CHARS, and every piece is encoded once into
+ * one buffer of the answer's size. Anything else (a list, a value with toJSON) is written whole.
  */
 export function jsonBytes(value: unknown): Buffer {
   if (!isPlainObject(value)) {
@@ -49,7 +53,7 @@ export function jsonBytes(value: unknown): Buffer {
     if (json === undefined) throw new TypeError('The answer has no JSON form.');
     return Buffer.from(json);
   }
-  const pieces: Buffer[] = [];
+  const pieces: string[] = [];
   let text = '{';
   let comma = '';
   for (const [key, field] of Object.entries(value)) {
@@ -61,18 +65,24 @@ export function jsonBytes(value: unknown): Buffer {
       comma = ',';
       continue;
     }
-    text += `${comma}${JSON.stringify(key)}:[`;
+    pieces.push(`${text}${comma}${JSON.stringify(key)}:[`);
     comma = ',';
-    for (let at = 0; at < field.length; at += SLICE_ITEMS) {
-      const slice = JSON.stringify(field.slice(at, at + SLICE_ITEMS));
-      text += (at ? ',' : '') + slice.slice(1, -1);
-      pieces.push(Buffer.from(text));
-      text = '';
+    let count = SLICE_ITEMS;
+    for (let at = 0; at < field.length;) {
+      const slice = JSON.stringify(field.slice(at, at + count));
+      pieces.push((at ? ',' : '') + slice.slice(1, -1));
+      at += count;
+      if (slice.length > SLICE_CHARS) count = Math.max(1, Math.floor((count * SLICE_CHARS) / slice.length));
     }
-    text += ']';
+    text = ']';
   }
-  pieces.push(Buffer.from(`${text}}`));
-  return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
+  pieces.push(`${text}}`);
+  let size = 0;
+  for (const piece of pieces) size += Buffer.byteLength(piece);
+  const bytes = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const piece of pieces) at += bytes.write(piece, at);
+  return bytes;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

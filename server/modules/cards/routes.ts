@@ -1,10 +1,13 @@
 import { defineHandlers } from '../../http/handlers.ts';
+import { JsonText } from '../../lib/jsonText.ts';
 import * as cards from './cards.ts';
 import * as items from './items.ts';
 
 export const cardHandlers = defineHandlers({
   getCardsUsed: (input, ctx) => cards.cardsUsed(ctx, input.orgName),
-  getCards: async (_input, ctx) => ({ cards: await cards.listCards(ctx) }),
+  // Every card with its items: ~1.1 MB for 500 cards of 10, asked for by every administrator's boards panel
+  // again every 2 minutes, so written as JSON bytes once (decisions 0775, 0779).
+  getCards: async (_input, ctx) => JsonText.of({ cards: await cards.listCards(ctx) }),
   getCardsByBoardId: async (input, ctx) => ({ cards: await cards.cardsOnBoard(ctx, input.boardID) }),
   getDeletedCards: async (input, ctx) => ({ cards: await cards.deletedCards(ctx, input.startTime) }),
   getCard: async (input, ctx) => ({ card: await cards.getCard(ctx, input.cardID) }),
