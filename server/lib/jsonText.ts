@@ -1,8 +1,7 @@
 /**
  * An answer already written as JSON (decision 0775): get-evaluations' ~700 evaluations and get-boards'
  * boards, asked for by every open board view, and get-cards' cards with their items (0779), are presented and
- * written once instead of being copied by the
- * response check and then written. `T` is the value the text stands for, so a handler's answer stays typed
+ * written once instead of being copied by the response check and then written. `T` is the value the text stands for, so a handler's answer stays typed
  * by its call. The server sends the bytes as they are; outside production it checks them against the call's
  * response schema first, exactly (http/register.ts).
  *
