@@ -116,3 +116,39 @@ test('two evaluations done offline, one with a photo, arrive once when the netwo
   expect(await evaluations()).toHaveLength(2);
   await expect(again.getByRole('button', { name: /^Fail, / })).toHaveCount(1);
 });
+
+test.describe('with the server out of reach', () => {
+  // page.route must see the app's calls: no service worker between them.
+  test.use({ serviceWorkers: 'block' });
+
+  test('a refresh that cannot reach the server leaves the board’s cards on screen, with its message', async ({
+    page,
+  }) => {
+    const s = seed();
+    const team = await s.team();
+    const card = await s.card(team.org, { name: `Loading bay ${suffix()}` });
+    const board = await s.board(team.org, { name: `Dock ${suffix()}`, cardIds: [card.id] });
+    await signInAs(page, team.evaluator.cookie);
+    await page.goto(`/q/${encodeURIComponent(team.org.name)}/boards/${encodeURIComponent(board.name)}`);
+    await expect(page.getByRole('heading', { level: 2, name: card.name })).toBeVisible();
+
+    // The server goes out of reach for the board's cards; the evaluator looks at the cards and comes back.
+    await page.route('**/api/get-cards-by-board-id', (route) => route.abort('internetdisconnected'));
+    await page.getByRole('link', { name: 'Evaluate' }).click();
+    await expect(page.getByRole('button', { name: new RegExp(card.name) })).toBeVisible();
+    await page.getByRole('link', { name: 'Back to the board' }).click();
+    const failure = page
+      .getByRole('alert')
+      .filter({ hasText: 'Unable to reach server. Please try again later' });
+    await expect(failure).toBeVisible();
+    await expect(page.getByRole('heading', { level: 2, name: card.name })).toBeVisible();
+    await expectAccessible(page, 'board view, its refresh failed');
+
+    // Back in reach: the next refresh clears the message.
+    await page.unroute('**/api/get-cards-by-board-id');
+    await page.getByRole('link', { name: 'Evaluate' }).click();
+    await page.getByRole('link', { name: 'Back to the board' }).click();
+    await expect(page.getByRole('heading', { level: 2, name: card.name })).toBeVisible();
+    await expect(failure).toHaveCount(0);
+  });
+});

@@ -78,9 +78,12 @@ function BoardView({ org, board }: { org: string; board: Board }) {
   const sorted = useMemo(() => [...(cards.data?.cards ?? [])].sort(byName), [cards.data]);
   const withQr = board.hasAnonymous && sorted.length > 0;
 
+  // A refresh that failed (the network gone as it was asked, the server down) leaves the cards last seen on
+  // screen, with its message above them, as the results below do: not the message alone.
+  const refreshFailed = cards.isError && cards.data !== undefined;
   let body;
   if (cards.isPending) body = <Loading label="Loading the board's cards" />;
-  else if (cards.isError) body = <ErrorText message={messageOf(cards.error, api.getCardsByBoardId)} />;
+  else if (!cards.data) body = <ErrorText message={messageOf(cards.error, api.getCardsByBoardId)} />;
   else if (sorted.length === 0) {
     body = (
       <Paper withBorder p="xl" ta="center">
@@ -133,6 +136,7 @@ function BoardView({ org, board }: { org: string; board: Board }) {
           Recent Results
         </Title>
       )}
+      {refreshFailed && <ErrorText message={messageOf(cards.error, api.getCardsByBoardId)} />}
       <ActionSlotsProvider boardID={board.id}>
         <ScheduleSlotsProvider boardID={board.id}>{body}</ScheduleSlotsProvider>
       </ActionSlotsProvider>
