@@ -121,6 +121,54 @@ describeEachDatabase('webhooks', (env) => {
     expect((await deliveriesOf(t)).map((d) => d.status)).toEqual(['delivered', 'delivered']);
   });
 
+  it('queues a completion only while an endpoint of its organisation takes deliveries', async () => {
+    const t = await setUp(['evaluation.completed']);
+    const cookie = t.team.admin.cookie;
+    const queued = async (orgId: number) =>
+      (await env.db.selectFrom('webhook_deliveries').select('event').where('org_id', '=', orgId).execute())
+        .length;
+    const setEnabled = async (enabled: boolean) =>
+      expect(
+        (
+          await call(
+            env,
+            'editWebhook',
+            {
+              id: t.webhookId,
+              url: receiver.url,
+              description: 'Our ERP',
+              events: ['evaluation.completed'],
+              enabled,
+            },
+            { cookie },
+          )
+        ).status,
+      ).toBe(200);
+
+    await setEnabled(false);
+    await evaluate(t, true);
+    expect(await queued(t.team.org.id)).toBe(0);
+    await setEnabled(true);
+    await evaluate(t, true);
+    expect(await queued(t.team.org.id)).toBe(1);
+    expect((await call(env, 'deleteWebhook', { id: t.webhookId }, { cookie })).status).toBe(200);
+    await evaluate(t, false);
+    expect(await queued(t.team.org.id)).toBe(1);
+
+    // Another organisation, without an endpoint, while this one has a live one: its completions queue nothing.
+    const live = await setUp(['evaluation.completed']);
+    const other = await buildTeam(env);
+    const card = await buildCard(env, other.org, {
+      items: [{ type: 'pass_fail', content: '<p>Guard on</p>' }],
+    });
+    const board = await buildBoard(env, other.org, { cardIds: [card.id] });
+    await evaluate({ team: other, card, board, webhookId: 0 }, true);
+    expect(await queued(other.org.id)).toBe(0);
+    await evaluate(live, true);
+    expect(await queued(live.team.org.id)).toBe(1);
+    expect(await deliverDue(env.services)).toBe(2); // sent, so the tests after this one start with none due
+  });
+
   it('retries after a 500 with backoff, with the same delivery id, and gives up after 24 hours', async () => {
     const t = await setUp(['evaluation.completed']);
     receiver.answers = [500];

@@ -26,7 +26,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import { boardMessages, findLiveBoard } from './boards.ts';
 import { countEvaluation, evaluationCountWrites } from './evaluationCounts.ts';
 import { pendItemResultsWrite, uncountItemResults } from './itemCounts.ts';
-import { enqueueEvents } from './webhookEvents.ts';
+import { enqueueEvents, liveEndpoints } from './webhookEvents.ts';
 import { isOwn, mayChange, type Caller } from './caller.ts';
 import { liveCardsOfBoard } from './cards.ts';
 import { deletePhotoRows, photoCounts, photosOf, type PhotoSummary } from './photos.ts';
@@ -340,7 +340,12 @@ async function evaluationToComplete(
   db: Db,
   caller: Caller,
   evalId: number,
-): Promise<{ evaluation: EvaluationRow; items: CardItemRow[]; signOffRequired: boolean }> {
+): Promise<{
+  evaluation: EvaluationRow;
+  items: CardItemRow[];
+  signOffRequired: boolean;
+  hasWebhooks: boolean;
+}> {
   const rows = await db
     .selectFrom('evaluations')
     .leftJoin('cards', (join) =>
@@ -363,6 +368,11 @@ async function evaluationToComplete(
       'card_items.photo_on_fail as item_photo_on_fail',
       'card_items.note_on_fail as item_note_on_fail',
     ])
+    // Whether any endpoint takes deliveries, asked here: without one, the completion skips the read of them
+    // (a round trip on PostgreSQL) that queuing its events would make.
+    .select((eb) =>
+      eb.exists(liveEndpoints(db, caller.orgId).select('webhook_endpoints.id')).as('has_webhooks'),
+    )
     .where('evaluations.org_id', '=', caller.orgId)
     .where('evaluations.id', '=', evalId)
     .$if(caller.boardId !== undefined, (qb) => qb.where('evaluations.board_id', '=', caller.boardId!))
@@ -399,7 +409,13 @@ async function evaluationToComplete(
       note_on_fail: row.item_note_on_fail!,
     });
   }
-  return { evaluation, items, signOffRequired: first.sign_off_required === 1 };
+  return {
+    evaluation,
+    items,
+    signOffRequired: first.sign_off_required === 1,
+    // PostgreSQL answers a boolean, SQLite 0 or 1.
+    hasWebhooks: Boolean(first.has_webhooks),
+  };
 }
 
 /** add-results: completes the evaluation with its results and computed `pass`, at completionTime(). */
@@ -419,7 +435,11 @@ export async function completeEvaluation(
     input.deviceCompletedTime === undefined ? undefined : Date.parse(input.deviceCompletedTime),
   );
   const now = when.completedAt;
-  const { evaluation, items, signOffRequired } = await evaluationToComplete(db, caller, input.evalId);
+  const { evaluation, items, signOffRequired, hasWebhooks } = await evaluationToComplete(
+    db,
+    caller,
+    input.evalId,
+  );
   if (evaluation.completed_at !== null) throw conflict(messages.alreadyComplete);
   // Only whoever started it completes it: an Administrator may delete any evaluation, never finish another
   // member's (issue 10). Open evaluations are hidden from everyone else, so it is answered as not found.
@@ -477,18 +497,24 @@ export async function completeEvaluation(
       1,
     ),
   ]);
-  await enqueueEvents(
-    db,
-    caller.orgId,
-    pass ? ['evaluation.completed'] : ['evaluation.completed', 'evaluation.failed'],
-    {
-      evaluation: webhookEvaluation(
-        { ...evaluation, completed_at: now, pass: pass ? 1 : 0, completed_on_device: when.onDevice ? 1 : 0 },
-        rows,
-      ),
-    },
-    requestTime,
-  );
+  if (hasWebhooks)
+    await enqueueEvents(
+      db,
+      caller.orgId,
+      pass ? ['evaluation.completed'] : ['evaluation.completed', 'evaluation.failed'],
+      {
+        evaluation: webhookEvaluation(
+          {
+            ...evaluation,
+            completed_at: now,
+            pass: pass ? 1 : 0,
+            completed_on_device: when.onDevice ? 1 : 0,
+          },
+          rows,
+        ),
+      },
+      requestTime,
+    );
   return { complete: true };
 }
 

@@ -10,6 +10,18 @@ import type { Db } from '../../db/index.ts';
 /** How long a delivery is retried before it is given up. */
 export const WEBHOOK_RETRY_FOR_MS = 24 * 60 * 60_000;
 
+/**
+ * An organisation's endpoints that take deliveries: enabled and not deleted. A caller that reads other things
+ * first may ask whether there are any in the same statement (`exists`), and skip enqueueEvents' read when not.
+ */
+export function liveEndpoints(db: Db, orgId: number) {
+  return db
+    .selectFrom('webhook_endpoints')
+    .where('webhook_endpoints.org_id', '=', orgId)
+    .where('webhook_endpoints.enabled', '=', 1)
+    .where('webhook_endpoints.deleted_at', 'is', null);
+}
+
 /** Queues the events (one change may be several, e.g. completed and failed) for every endpoint taking them. */
 export async function enqueueEvents(
   db: Db,
@@ -18,12 +30,8 @@ export async function enqueueEvents(
   data: Record<string, unknown>,
   now: number,
 ): Promise<void> {
-  const endpoints = await db
-    .selectFrom('webhook_endpoints')
-    .select(['id', 'events'])
-    .where('org_id', '=', orgId)
-    .where('enabled', '=', 1)
-    .where('deleted_at', 'is', null)
+  const endpoints = await liveEndpoints(db, orgId)
+    .select(['webhook_endpoints.id', 'webhook_endpoints.events'])
     .execute();
   const queued = events.flatMap((event) =>
     endpoints.filter((e) => e.events.split(',').includes(event)).map((endpoint) => ({ event, endpoint })),
