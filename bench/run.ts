@@ -9,7 +9,16 @@
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -104,16 +113,30 @@ async function isSeeded(database: Database): Promise<boolean> {
 }
 
 /**
- * PostgreSQL: the bulk load's and the vacuum's pages written out now (CHECKPOINT), as SQLite's WAL is
- * checkpointed after seeding. Left to the checkpointer, gigabytes of them were written during the first
- * measurements, and every commit's sync waited behind them: add-results' p95 was 72.9 ms straight after
- * seeding and 23.3 ms ten minutes later on the twelfth host (bench/README).
+ * The bulk load's pages on the disk before anything is measured. PostgreSQL: CHECKPOINT. Left to the
+ * checkpointer, gigabytes of them were written during the first measurements, and every commit's sync waited
+ * behind them: add-results' p95 was 72.9 ms straight after seeding and 23.3 ms ten minutes later on the
+ * twelfth host (bench/README). SQLite: the WAL checkpointed into the file, then the file synced, since the
+ * seeding writes with `synchronous = OFF` and would otherwise leave the file's last pages to the kernel's
+ * writeback during the first measurements. (On the thirteenth host the sync took 0.2 s: little was left.)
  */
 async function writeOut(bulk: Bulk) {
-  if (bulk.dialect !== 'postgres') return;
   const started = performance.now();
-  await bulk.run('checkpoint');
-  say(`  checkpoint: ${secondsSince(started)}`);
+  if (bulk.dialect === 'postgres') {
+    await bulk.run('checkpoint');
+    say(`  checkpoint: ${secondsSince(started)}`);
+    return;
+  }
+  await bulk.run('pragma wal_checkpoint(truncate)');
+  if (bulk.file) {
+    const fd = openSync(bulk.file, 'r+');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
+  say(`  checkpoint and sync: ${secondsSince(started)}`);
 }
 
 async function seedInto(database: Database, bulk: Bulk) {
@@ -145,7 +168,6 @@ async function prepare(dialect: 'sqlite' | 'postgres'): Promise<Prepared> {
       await migrateToLatest(database.db, 'sqlite');
       const bulk = sqliteBulk(file);
       await seedInto(database, bulk);
-      await bulk.run('pragma wal_checkpoint(truncate)');
       await bulk.close();
     } else say(`  reusing ${file}`);
     await database.close();
@@ -1064,7 +1086,6 @@ async function scaleShapeOf(dialect: 'sqlite' | 'postgres'): Promise<[ShapeFigur
     const analyse = async (bulk: Bulk) => {
       const started = performance.now();
       await bulk.run(dialect === 'postgres' ? 'vacuum analyze' : 'analyze');
-      if (dialect === 'sqlite') await bulk.run('pragma wal_checkpoint(truncate)');
       say(`  ${dialect === 'postgres' ? 'vacuum analyze' : 'analyze'}: ${secondsSince(started)}`);
       await writeOut(bulk);
     };

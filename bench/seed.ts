@@ -40,6 +40,8 @@ type Column = [name: string, pgType: 'bigint' | 'integer' | 'text' | 'double pre
 /** The two databases' bulk paths behind one face. */
 export interface Bulk {
   dialect: DialectName;
+  /** SQLite: the database file, for the bench to sync once seeded. */
+  file?: string;
   insert(table: string, columns: Column[], rows: unknown[][]): Promise<void>;
   run(text: string, params?: unknown[]): Promise<void>;
   rows<T>(text: string, params?: unknown[]): Promise<T[]>;
@@ -56,6 +58,7 @@ export function sqliteBulk(file: string): Bulk {
   const statements = new Map<string, SQLite.Statement>();
   return {
     dialect: 'sqlite',
+    file,
     async insert(table, columns, rows) {
       const key = `${table}(${columns.map((c) => c[0]).join(',')})`;
       let statement = statements.get(key);
