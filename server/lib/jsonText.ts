@@ -1,9 +1,9 @@
 /**
  * An answer already written as JSON (decision 0775): get-evaluations' ~700 evaluations and get-boards'
  * boards, asked for by every open board view, and get-cards' cards with their items (0779), are presented and
- * written once instead of being copied by the response check and then written. `T` is the value the text stands for, so a handler's answer stays typed
- * by its call. The server sends the bytes as they are; outside production it checks them against the call's
- * response schema first, exactly (http/register.ts).
+ * written once instead of being copied by the response check and then written. `T` is the value the text
+ * stands for, so a handler's answer stays typed by its call. The server sends the bytes as they are; outside
+ * production it checks them against the call's response schema first, exactly (http/register.ts).
  *
  * Written as UTF-8 bytes in slices (decision 0779): JSON.stringify of a whole ~155 KB answer gives a string
  * of many parts that V8 joins into one the first time it is read, in its large-object space, and that string
@@ -38,13 +38,13 @@ export class JsonText<T> {
 
 /** Items of a top-level list written together at first: a slice of evaluations is ~15 KB of JSON. */
 export const SLICE_ITEMS = 64;
-/** Characters a slice should stay under: larger items (a card with its items, ~2 KB) are written fewer at a time. */
+/** Characters a slice should stay under: larger items (a card with its items, ~2 KB) go fewer to a slice. */
 export const SLICE_CHARS = 16 * 1024;
 
 /**
  * The UTF-8 bytes of JSON.stringify(value), byte for byte the same: a plain object's lists longer than
- * SLICE_ITEMS are written a slice at a time, slices of about SLICE_CHARS, and every piece is encoded once into
- * one buffer of the answer's size. Anything else (a list, a value with toJSON) is written whole.
+ * SLICE_ITEMS are written a slice at a time, slices of about SLICE_CHARS, and every piece is encoded once
+ * into one buffer of the answer's size. Anything else (a list, a value with toJSON) is written whole.
  */
 export function jsonBytes(value: unknown): Buffer {
   if (!isPlainObject(value)) {
