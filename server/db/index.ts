@@ -4,7 +4,6 @@ import SQLite from 'better-sqlite3';
 import {
   CompiledQuery,
   Kysely,
-  PostgresDialect,
   SqliteDialect,
   SqliteDriver,
   sql,
@@ -15,6 +14,7 @@ import {
 import pg from 'pg';
 import { nameStatements } from './pgNamedStatements.ts';
 import { settleQueriesByCallback } from './pgQueryPromise.ts';
+import { PairingPostgresDialect } from './pgTransactions.ts';
 import type { Database as DatabaseConfig } from '../config.ts';
 import type { DialectName } from './dialect.ts';
 import { migrateToLatest } from './migrate.ts';
@@ -118,7 +118,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
       settleQueriesByCallback(client);
       if (config.namedStatements !== false) nameStatements(client);
     });
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });
+    const db = new Kysely<DB>({ dialect: new PairingPostgresDialect({ pool }), log });
     const poolStats = () => ({
       max: pool.options.max ?? 10,
       total: pool.totalCount,

@@ -49,7 +49,9 @@ export function nameStatements(client: pg.PoolClient | pg.Client): void {
       text.length > NAMED_TEXT_MAX ||
       names.size >= NAMED_PER_CONNECTION ||
       namedChars + text.length > NAMED_TEXT_BUDGET ||
-      !NAMEABLE.test(text)
+      !NAMEABLE.test(text) ||
+      // Several statements in one text (pgTransactions.ts) cannot be prepared, and carry literals.
+      text.includes(';')
     )
       return known;
     const hash = createHash('sha1').update(text).digest('base64url');

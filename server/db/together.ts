@@ -22,3 +22,28 @@ export async function writeTogether(db: Db, writes: readonly Write[]): Promise<v
   const clauses = writes.slice(0, -1).map((write, i) => sql`${sql.ref(`write_${i}`)} as (${write})`);
   await sql`with ${sql.join(clauses)} ${writes[writes.length - 1]!}`.execute(db);
 }
+
+/**
+ * A claim (an update answering the rows it took) with the writes that follow from it, together: on
+ * PostgreSQL one statement, the claim its main part and the writes its WITH clauses (PostgreSQL runs the
+ * main part first, then the clauses, so the claim's row locks are taken first, as when it went alone); on
+ * SQLite the claim, then the writes only if it took a row. Answers how many rows the claim took.
+ *
+ * When it took none on PostgreSQL, the writes were made all the same: the caller must then fail its
+ * transaction, which takes them back, and the writes must not fail where the claim would have found its
+ * row taken (an insert of a key the claim's winner wrote: `on conflict do nothing`).
+ */
+export async function claimTogether(
+  db: Db,
+  claim: OperationNodeSource & Compilable & { execute(): Promise<readonly unknown[]> },
+  writes: readonly Write[],
+): Promise<number> {
+  if (dialectOf(db) === 'sqlite' || writes.length === 0) {
+    const claimed = (await claim.execute()).length;
+    if (claimed > 0) await writeTogether(db, writes);
+    return claimed;
+  }
+  const clauses = writes.map((write, i) => sql`${sql.ref(`write_${i}`)} as (${write})`);
+  const { rows } = await sql<unknown>`with ${sql.join(clauses)} ${claim}`.execute(db);
+  return rows.length;
+}

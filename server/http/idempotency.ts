@@ -9,6 +9,7 @@ import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_TTL_MS } from 
 import type { Actor } from '../context.ts';
 import type { Db } from '../db/index.ts';
 import { isUniqueViolation } from '../db/errors.ts';
+import { executeFirst, executeLast } from '../db/pgTransactions.ts';
 import { AppError, badRequest } from '../errors.ts';
 
 function idempotencyScope(actor: Actor | null): string {
@@ -103,17 +104,18 @@ export async function runOnce(
     db.transaction().execute(async (trx) => {
       if (key) {
         try {
-          await trx
-            .insertInto('idempotency_records')
-            .values({
+          // With the BEGIN, and the answer below with the COMMIT: one round trip each (decision 0782).
+          await executeFirst(
+            trx,
+            trx.insertInto('idempotency_records').values({
               scope,
               idem_key: key,
               request_hash: hash,
               status_code: null,
               response_body: null,
               created_at: now,
-            })
-            .execute();
+            }),
+          );
         } catch (error) {
           keyTaken = isUniqueViolation(error);
           throw error;
@@ -121,12 +123,14 @@ export async function runOnce(
       }
       const serialised = await work(trx as unknown as Db);
       if (key) {
-        await trx
-          .updateTable('idempotency_records')
-          .set({ status_code: 200, response_body: call.secretAnswer ? SECRET_ANSWER_KEPT : serialised })
-          .where('scope', '=', scope)
-          .where('idem_key', '=', key)
-          .execute();
+        await executeLast(
+          trx,
+          trx
+            .updateTable('idempotency_records')
+            .set({ status_code: 200, response_body: call.secretAnswer ? SECRET_ANSWER_KEPT : serialised })
+            .where('scope', '=', scope)
+            .where('idem_key', '=', key),
+        );
       }
       return serialised;
     });

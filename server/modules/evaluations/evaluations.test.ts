@@ -452,6 +452,35 @@ describeEachDatabase('evaluations', (env) => {
     expect(await stateOf(env, s.team.org.id)).toEqual(before);
   });
 
+  it('of two completions at once, one completes and the other is refused (409): results and counts once', async () => {
+    const s = await setup(env);
+    const evalID = await start(env, s);
+    const answers = await Promise.all(
+      [1, 2].map((n) =>
+        call(
+          env,
+          'addResults',
+          { evalID, results: goodResults(s) },
+          { cookie: s.team.evaluator.cookie, idempotencyKey: `racing-${evalID}-${n}` },
+        ),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    expect(answers.find((a) => a.status === 409)!.body).toEqual({ errMsg: messages.alreadyComplete });
+    const rowsOf = (table: 'results' | 'item_totals_pending') =>
+      env.db.selectFrom(table).select('evaluation_id').where('evaluation_id', '=', evalID).execute();
+    expect(await rowsOf('results')).toHaveLength(5);
+    expect(await rowsOf('item_totals_pending')).toHaveLength(1);
+    const counted = await env.db
+      .selectFrom('evaluation_counts')
+      .select((eb) => eb.fn.sum<number>(eb('passed', '+', eb.ref('failed'))).as('n'))
+      .where('org_id', '=', s.team.org.id)
+      .where('board_id', '=', 0)
+      .where('card_id', '=', 0)
+      .executeTakeFirstOrThrow();
+    expect(Number(counted.n)).toBe(1);
+  });
+
   it('replays a retried add-results with the same Idempotency-Key instead of refusing it', async () => {
     const s = await setup(env);
     const evalID = await start(env, s);

@@ -20,7 +20,7 @@ import { evaluationPasses } from '../../../common/results.ts';
 import { nameKey } from '../../../common/validation.ts';
 import type { Db } from '../../db/index.ts';
 import { JsonText } from '../../lib/jsonText.ts';
-import { writeTogether } from '../../db/together.ts';
+import { claimTogether } from '../../db/together.ts';
 import type { ResultsTable } from '../../db/schema.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import { boardMessages, findLiveBoard } from './boards.ts';
@@ -456,47 +456,50 @@ export async function completeEvaluation(
     signedName,
   });
   if (missing) throw badRequest(missing, 'signOff');
-  // Claim the evaluation first: of two completions racing, the second finds it complete (and on PostgreSQL
-  // waits on the row lock until the first commits) and writes nothing.
-  const claimed = await db
-    .updateTable('evaluations')
-    .set({
-      completed_at: now,
-      pass: pass ? 1 : 0,
-      completed_on_device: when.onDevice ? 1 : 0,
-      device_completed_at: when.deviceTime,
-      signed_name: signedName,
-    })
-    .where('org_id', '=', caller.orgId)
-    .where('id', '=', evaluation.id)
-    .where('completed_at', 'is', null)
-    .executeTakeFirst();
-  if (Number(claimed.numUpdatedRows) !== 1) throw conflict(messages.alreadyComplete);
-  // The results, the fold's pending row and the counters: one statement on PostgreSQL (decision 0755). The
-  // counters last, so the analytics totals' rows are locked only until the commit that follows.
-  await writeTogether(db, [
-    ...(rows.length
-      ? [
-          db
-            .insertInto('results')
-            .values(rows.map((row) => ({ ...row, org_id: caller.orgId, evaluation_id: evaluation.id }))),
-        ]
-      : []),
-    // Its items' answers are counted by the fold (decision 0751).
-    pendItemResultsWrite(db, { id: evaluation.id, orgId: caller.orgId }),
-    ...evaluationCountWrites(
-      db,
-      {
-        id: evaluation.id,
-        orgId: caller.orgId,
-        boardId: evaluation.board_id,
-        cardId: evaluation.card_id,
-        completedAt: now,
-        pass,
-      },
-      1,
-    ),
-  ]);
+  // The claim, with the results, the fold's pending row and the counters: one statement on PostgreSQL
+  // (decisions 0755, 0782), the claim run first. Of two completions racing, the second's claim finds the
+  // evaluation complete (on PostgreSQL after waiting on its row lock until the first commits) and takes
+  // nothing; its transaction then fails, and what it wrote beside the claim goes back with it.
+  const claimed = await claimTogether(
+    db,
+    db
+      .updateTable('evaluations')
+      .set({
+        completed_at: now,
+        pass: pass ? 1 : 0,
+        completed_on_device: when.onDevice ? 1 : 0,
+        device_completed_at: when.deviceTime,
+        signed_name: signedName,
+      })
+      .where('org_id', '=', caller.orgId)
+      .where('id', '=', evaluation.id)
+      .where('completed_at', 'is', null)
+      .returning('id'),
+    [
+      ...(rows.length
+        ? [
+            db
+              .insertInto('results')
+              .values(rows.map((row) => ({ ...row, org_id: caller.orgId, evaluation_id: evaluation.id }))),
+          ]
+        : []),
+      // Its items' answers are counted by the fold (decision 0751).
+      pendItemResultsWrite(db, { id: evaluation.id, orgId: caller.orgId }),
+      ...evaluationCountWrites(
+        db,
+        {
+          id: evaluation.id,
+          orgId: caller.orgId,
+          boardId: evaluation.board_id,
+          cardId: evaluation.card_id,
+          completedAt: now,
+          pass,
+        },
+        1,
+      ),
+    ],
+  );
+  if (claimed !== 1) throw conflict(messages.alreadyComplete);
   if (hasWebhooks)
     await enqueueEvents(
       db,

@@ -126,11 +126,16 @@ export async function pendItemResults(db: Db, evaluation: { id: number; orgId: n
   await pendItemResultsWrite(db, evaluation).execute();
 }
 
-/** pendItemResults' write, for a caller that makes it together with its own (decision 0755). */
+/**
+ * pendItemResults' write, for a caller that makes it together with its own (decision 0755). A row already
+ * there is left as it is: only a completion that lost the race to claim the evaluation finds one, and its
+ * transaction fails on the lost claim (claimTogether), not here.
+ */
 export function pendItemResultsWrite(db: Db, evaluation: { id: number; orgId: number }) {
   return db
     .insertInto('item_totals_pending')
-    .values({ evaluation_id: evaluation.id, org_id: evaluation.orgId });
+    .values({ evaluation_id: evaluation.id, org_id: evaluation.orgId })
+    .onConflict((oc) => oc.column('evaluation_id').doNothing());
 }
 
 /**
