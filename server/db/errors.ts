@@ -8,6 +8,16 @@ export function isUniqueViolation(error: unknown): boolean {
   );
 }
 
+/** A row refers to one that is not there (any more): the same on both databases. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const e = error as { code?: string; message?: string } | null;
+  return (
+    e?.code === '23503' ||
+    e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' ||
+    /FOREIGN KEY constraint failed/.test(e?.message ?? '')
+  );
+}
+
 // Connection failures (node), PostgreSQL's connection-exception class (08) and shutdown/overload codes,
 // and SQLite's "could not get the database in time" codes.
 const UNAVAILABLE_CODES = new Set([

@@ -29,9 +29,10 @@ export async function writeTogether(db: Db, writes: readonly Write[]): Promise<v
  * main part first, then the clauses, so the claim's row locks are taken first, as when it went alone); on
  * SQLite the claim, then the writes only if it took a row. Answers how many rows the claim took.
  *
- * When it took none on PostgreSQL, the writes were made all the same: the caller must then fail its
- * transaction, which takes them back, and the writes must not fail where the claim would have found its
- * row taken (an insert of a key the claim's winner wrote: `on conflict do nothing`).
+ * When it took none on PostgreSQL, the writes were tried all the same: the caller must then fail its
+ * transaction, which takes them back. A write may fail where the claim lost its row: an insert of a key the
+ * claim's winner wrote (make it `on conflict do nothing`), or of a reference to a row deleted since (a
+ * foreign key violation, thrown: the caller answers it as the row gone).
  */
 export async function claimTogether(
   db: Db,

@@ -481,6 +481,36 @@ describeEachDatabase('evaluations', (env) => {
     expect(Number(counted.n)).toBe(1);
   });
 
+  it('a completion that waits on a deletion of its evaluation is answered not found, and writes nothing', async () => {
+    const s = await setup(env);
+    const evalID = await start(env, s);
+    let deleted!: () => void;
+    const deletionDone = new Promise<void>((resolve) => (deleted = resolve));
+    let commit!: () => void;
+    const committing = new Promise<void>((resolve) => (commit = resolve));
+    // The deletion holds the evaluation's row until told to commit (on SQLite the completion waits for the
+    // whole transaction instead, and finds the evaluation gone at its first read).
+    const deletion = env.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('results').where('evaluation_id', '=', evalID).execute();
+      await trx.deleteFrom('evaluations').where('id', '=', evalID).execute();
+      deleted();
+      await committing;
+    });
+    await deletionDone;
+    const completion = complete(env, s, evalID);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    commit();
+    await deletion;
+    expect(await completion).toMatchObject({ status: 404, body: { errMsg: messages.evaluationNotFound } });
+    expect(await stateOf(env, s.team.org.id)).toMatchObject({ evaluations: [], results: [] });
+    const counted = await env.db
+      .selectFrom('evaluation_counts')
+      .select('slot')
+      .where('org_id', '=', s.team.org.id)
+      .execute();
+    expect(counted).toEqual([]);
+  });
+
   it('replays a retried add-results with the same Idempotency-Key instead of refusing it', async () => {
     const s = await setup(env);
     const evalID = await start(env, s);

@@ -20,6 +20,7 @@ import { evaluationPasses } from '../../../common/results.ts';
 import { nameKey } from '../../../common/validation.ts';
 import type { Db } from '../../db/index.ts';
 import { JsonText } from '../../lib/jsonText.ts';
+import { isForeignKeyViolation } from '../../db/errors.ts';
 import { claimTogether } from '../../db/together.ts';
 import type { ResultsTable } from '../../db/schema.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
@@ -459,7 +460,8 @@ export async function completeEvaluation(
   // The claim, with the results, the fold's pending row and the counters: one statement on PostgreSQL
   // (decisions 0755, 0782), the claim run first. Of two completions racing, the second's claim finds the
   // evaluation complete (on PostgreSQL after waiting on its row lock until the first commits) and takes
-  // nothing; its transaction then fails, and what it wrote beside the claim goes back with it.
+  // nothing; its transaction then fails, and what it wrote beside the claim goes back with it. An evaluation
+  // deleted while the claim waited for it fails the results' reference to it instead: not found.
   const claimed = await claimTogether(
     db,
     db
@@ -498,7 +500,9 @@ export async function completeEvaluation(
         1,
       ),
     ],
-  );
+  ).catch((error: unknown) => {
+    throw isForeignKeyViolation(error) ? notFound(messages.evaluationNotFound) : error;
+  });
   if (claimed !== 1) throw conflict(messages.alreadyComplete);
   if (hasWebhooks)
     await enqueueEvents(
