@@ -10,6 +10,7 @@ import {
   type Query,
   type QueryClient,
 } from '@tanstack/react-query';
+import { ApiError } from '../../lib/api.ts';
 import { hasIndexedDb, offlineDb } from './db.ts';
 
 /** The first part of the query keys worth keeping (web/lib/queryKeys.ts and the features' own keys). */
@@ -18,11 +19,45 @@ const MAX_AGE_MS = 7 * 24 * 60 * 60_000;
 /** Raised when what is kept changes shape: an older copy is then ignored. */
 const FORMAT = 1;
 
-const kept = (query: Query) => {
+/** The server could not be reached: the data the query held before is still the last seen. */
+const unreachable = (error: unknown) => !(error instanceof ApiError) || error.status === 0;
+
+/**
+ * A query worth keeping: one of the kept reads, holding data. A refresh that failed for want of a network
+ * leaves the query's status 'error' with its data in place; that data is still the last seen, and is kept
+ * (decision 0783). One the server refused (gone, forbidden, signed out) is not.
+ */
+export const kept = (query: Query): boolean => {
   const [first, second] = query.queryKey as unknown[];
   const name = first === 'evaluations' && second === 'board' ? 'evaluations-board' : String(first);
-  return KEPT.has(name) && query.state.status === 'success';
+  if (!KEPT.has(name) || query.state.data === undefined) return false;
+  return (
+    query.state.status === 'success' || (query.state.status === 'error' && unreachable(query.state.error))
+  );
 };
+
+/**
+ * What is kept, every query stored as the success its data was: put back offline, a query whose last refresh
+ * failed shows its data, not its error.
+ */
+export function keptState(queryClient: QueryClient): DehydratedState {
+  const state = dehydrate(queryClient, { shouldDehydrateQuery: kept });
+  return {
+    ...state,
+    queries: state.queries.map((query) => ({
+      ...query,
+      state: {
+        ...query.state,
+        status: 'success',
+        error: null,
+        errorUpdatedAt: 0,
+        fetchFailureCount: 0,
+        fetchFailureReason: null,
+        fetchStatus: 'idle',
+      },
+    })),
+  };
+}
 
 interface Stored {
   format: number;
@@ -52,7 +87,7 @@ export async function keepQueries(queryClient: QueryClient): Promise<() => void>
   let timer: ReturnType<typeof setTimeout> | null = null;
   const save = () => {
     timer = null;
-    const state = dehydrate(queryClient, { shouldDehydrateQuery: kept });
+    const state = keptState(queryClient);
     void offlineDb()
       .then((db) =>
         db.put('cache', { format: FORMAT, savedAt: Date.now(), state } satisfies Stored, 'queries'),
