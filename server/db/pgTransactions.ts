@@ -89,7 +89,8 @@ class PairingConnection implements DatabaseConnection {
   readonly inner: DatabaseConnection;
   /** none: no transaction; held: begun here, BEGIN not yet sent; open: BEGIN sent. */
   #state: 'none' | 'held' | 'open' = 'none';
-  #last: CompiledQuery | null = null;
+  /** The statement marked as the transaction's last, already written with its values, sent with COMMIT. */
+  #last: string | null = null;
 
   constructor(inner: DatabaseConnection) {
     this.inner = inner;
@@ -101,10 +102,14 @@ class PairingConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    if (this.#last) throw new Error('A statement ran after the one marked as its transaction’s last.');
-    if (this.#state !== 'none' && lastStatements.has(compiled) && inlined(compiled) !== undefined) {
-      this.#last = compiled;
-      return { rows: [] };
+    if (this.#last !== null)
+      throw new Error('A statement ran after the one marked as its transaction’s last.');
+    if (this.#state !== 'none' && lastStatements.has(compiled)) {
+      const text = inlined(compiled);
+      if (text !== undefined) {
+        this.#last = text;
+        return { rows: [] };
+      }
     }
     if (this.#state === 'held') {
       this.#state = 'open';
@@ -130,14 +135,14 @@ class PairingConnection implements DatabaseConnection {
     const last = this.#last;
     this.#last = null;
     // Nothing ran: nothing was begun on the server.
-    if (this.#state === 'held' && !last) {
+    if (this.#state === 'held' && last === null) {
       this.#state = 'none';
       return;
     }
     const begin = this.#state === 'held' ? 'begin; ' : '';
     // From here a failure leaves a transaction to roll back.
     this.#state = 'open';
-    await this.inner.executeQuery(raw(`${begin}${last ? `${inlined(last)!}; ` : ''}commit`));
+    await this.inner.executeQuery(raw(`${begin}${last === null ? '' : `${last}; `}commit`));
     this.#state = 'none';
   }
 
