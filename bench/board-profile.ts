@@ -7,7 +7,7 @@
  *   BENCH_DATABASE_URL=sqlite:/tmp/checkboard-scale-100000-1000000.sqlite npx tsx bench/board-profile.ts
  *
  * It prints the p50 and p95, and the process's garbage collections during the measured calls (decision 0776).
- * BENCH_TIME_ZONE (default: none, i.e. UTC), BENCH_SAMPLES (300).
+ * BENCH_TIME_ZONE (default: none, i.e. UTC), BENCH_SAMPLES (300), BENCH_BOARD_ANSWERS (afresh or kept).
  */
 import os from 'node:os';
 import { constants as perf, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
@@ -30,6 +30,11 @@ const other: Service | undefined = compareWith
   : undefined;
 const zone = process.env.BENCH_TIME_ZONE || undefined;
 const samples = Number(process.env.BENCH_SAMPLES || 300);
+/**
+ * BENCH_BOARD_ANSWERS: `afresh` (the default) changes the board's revision before every call, as a write
+ * would, so every answer is read and written; `kept` leaves the boards unchanged (decision 0784).
+ */
+const kept = process.env.BENCH_BOARD_ANSWERS === 'kept';
 const DAY = 24 * 60 * 60_000;
 
 const database = openDatabase(parseDatabaseUrl(url));
@@ -84,7 +89,15 @@ gcObserver.observe({ entryTypes: ['gc'] });
 for (let i = 0; i < samples + 30; i++) {
   if (i === 30) collections.from = performance.now();
   const now = Date.now();
-  const input = { boardId: boards[i % boards.length]!, since: now - 31 * DAY, timeZone: zone };
+  // The same start all day long, as the page asks (the kept answers are kept by it: decision 0784).
+  const since = Math.floor((now - 30 * DAY) / DAY) * DAY;
+  const input = { boardId: boards[i % boards.length]!, since, timeZone: zone };
+  if (!kept)
+    await db
+      .updateTable('board_revisions')
+      .set((eb) => ({ revision: eb('revision', '+', 1) }))
+      .where('board_id', '=', input.boardId)
+      .execute();
   const ours = await answer(boardEvaluations, input, now);
   let theirs: Awaited<ReturnType<typeof answer>> | undefined;
   if (other) {
@@ -112,7 +125,7 @@ const line = (label: string, values: number[]) =>
   `  ${label}: p50 ${at(values, 0.5).toFixed(2)} ms, p95 ${at(values, 0.95).toFixed(2)} ms`;
 console.log(
   [
-    `${parseDatabaseUrl(url).kind}, zone ${zone ?? 'UTC'}, ${samples} samples, ${(rows / samples).toFixed(0)} evaluations a board, load average ${os
+    `${parseDatabaseUrl(url).kind}, ${kept ? 'answers kept' : 'boards changed before each call'}, zone ${zone ?? 'UTC'}, ${samples} samples, ${(rows / samples).toFixed(0)} evaluations a board, load average ${os
       .loadavg()
       .map((v) => v.toFixed(1))
       .join(' ')}`,

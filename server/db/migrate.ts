@@ -23,6 +23,7 @@ import { itemTotals } from './migrations/0027_item_totals.ts';
 import { counterShards } from './migrations/0028_counter_shards.ts';
 import { itemTotalsPending } from './migrations/0029_item_totals_pending.ts';
 import { boardWindowIndex } from './migrations/0030_board_window_index.ts';
+import { boardRevisions } from './migrations/0031_board_revisions.ts';
 
 /** Migrations are code, imported statically so they ship in the build; names sort in order. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -50,6 +51,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '0028_counter_shards': counterShards(dialect),
     '0029_item_totals_pending': itemTotalsPending(dialect),
     '0030_board_window_index': boardWindowIndex(dialect),
+    '0031_board_revisions': boardRevisions(dialect),
   };
 }
 

@@ -114,6 +114,12 @@ export interface BoardCardsTable {
   created_at: number;
 }
 
+/** Changed by triggers whenever the board view's answer may change (migration 0031, decision 0784). */
+export interface BoardRevisionsTable {
+  board_id: number;
+  revision: number;
+}
+
 export interface CardsTable {
   id: Generated<number>;
   org_id: number;
@@ -561,6 +567,7 @@ export interface DB {
   checkouts: CheckoutsTable;
   boards: BoardsTable;
   board_cards: BoardCardsTable;
+  board_revisions: BoardRevisionsTable;
   cards: CardsTable;
   card_items: CardItemsTable;
   evaluations: EvaluationsTable;

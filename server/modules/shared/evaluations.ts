@@ -20,6 +20,7 @@ import { evaluationPasses } from '../../../common/results.ts';
 import { nameKey } from '../../../common/validation.ts';
 import type { Db } from '../../db/index.ts';
 import { JsonText } from '../../lib/jsonText.ts';
+import { boardAnswersOf, KeptAnswer } from './boardAnswers.ts';
 import { isForeignKeyViolation } from '../../db/errors.ts';
 import { claimTogether } from '../../db/together.ts';
 import type { ResultsTable } from '../../db/schema.ts';
@@ -791,7 +792,57 @@ export async function boardEvaluations(
   const boardId = input.boardId;
   const since = Math.max(input.since, now - EVALUATION_WINDOW_DAYS * DAY);
   // Through tomorrow, so that a row stamped a little ahead of this clock still gets its own day.
-  const { days } = localDays(since, Math.max(since, now) + DAY, zone);
+  const { days, end } = localDays(since, Math.max(since, now) + DAY, zone);
+  // A member's answer is kept while the board's revision stays (decision 0784): the board's check reads the
+  // revision first, and the rows after it, so a write committed in between leaves the answer kept under the
+  // old revision, never served again. An anonymous key's own evaluations are told by key and time, and are
+  // answered afresh every time.
+  const keep = caller.who.userId !== null && !db.isTransaction;
+  if (!keep) return writeBoardEvaluations(db, caller, { boardId, since, days });
+  const { board, revision } = await boardWithRevision(db, caller, boardId);
+  if (revision === null) return writeBoardEvaluations(db, caller, { boardId, since, days }, board);
+  const answers = boardAnswersOf(db);
+  const key = `${caller.orgId}:${boardId}:${zone}:${since}:${end}`;
+  const kept = answers.get<BoardEvaluations>(key, revision);
+  if (kept) return kept.for(caller.who.userId!);
+  // Written for nobody (every isUsers false), kept, then sent as the caller is sent it.
+  const nobody: Caller = { ...caller, who: { ...caller.who, userId: NOBODY } };
+  const owners: (number | null)[] = [];
+  const written = await writeBoardEvaluations(db, nobody, { boardId, since, days }, board, owners);
+  const answer = KeptAnswer.of(written, owners);
+  if (!answer) return writeBoardEvaluations(db, caller, { boardId, since, days }, board);
+  answers.set(key, revision, answer);
+  return answer.for(caller.who.userId!);
+}
+
+/** A user id no row has (ids start at 1): the caller of an answer written for every member alike. */
+const NOBODY = 0;
+
+/** The caller's live board and its revision (null before its first write since migration 0031). */
+async function boardWithRevision(db: Db, caller: Caller, boardId: number) {
+  const row = await db
+    .selectFrom('boards')
+    .leftJoin('board_revisions', 'board_revisions.board_id', 'boards.id')
+    .select(['boards.id', 'board_revisions.revision'])
+    .where('boards.org_id', '=', caller.orgId)
+    .where('boards.id', '=', boardId)
+    .where('boards.deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) throw notFound(boardMessages.boardNotFound);
+  return { board: { id: row.id }, revision: row.revision === null ? null : String(row.revision) };
+}
+
+/**
+ * The board view's answer read and written (boardEvaluations above). With `board` its check is done already;
+ * `owners` (when given) receives each listed evaluation's user id, in the answer's order.
+ */
+async function writeBoardEvaluations(
+  db: Db,
+  caller: Caller,
+  { boardId, since, days }: { boardId: number; since: number; days: LocalDays['days'] },
+  checked?: { id: number },
+  owners?: (number | null)[],
+): Promise<JsonText<BoardEvaluations>> {
   // Every row is this board's, and a member's own are told by user_id alone (isOwn): a member's view reads 10
   // of the 13 columns, a fifth less of the statement's time (decision 0626); an anonymous key's reads all.
   const anonymous = caller.who.userId === null;
@@ -809,7 +860,7 @@ export async function boardEvaluations(
   // (decision 0757); on SQLite they run one after another as before. Rows read for a board the check then
   // refuses are dropped unseen (and are the caller's organisation's in any case).
   const [board, window, cards] = await Promise.all([
-    findCallersBoard(db, caller, boardId),
+    checked ?? findCallersBoard(db, caller, boardId),
     boardRows()
       .where('evaluations.completed_at', '>=', since)
       .orderBy('evaluations.completed_at', 'desc')
@@ -841,9 +892,11 @@ export async function boardEvaluations(
     older = await query.execute();
     older.sort((a, b) => a.completed_at! - b.completed_at! || a.id - b.id);
   }
+  const rows = older.length ? [...older, ...listed] : listed;
+  if (owners) for (const row of rows) owners.push(row.user_id);
   // Written as JSON here (decision 0775): the server sends it as it is, without the response check's copy.
   return JsonText.of<BoardEvaluations>({
-    evaluations: (older.length ? [...older, ...listed] : listed).map((row) =>
+    evaluations: rows.map((row) =>
       presentEvaluation(caller, { board_id: board.id, anon_key_id: null, started_at: 0, ...row }),
     ),
     moreDays,

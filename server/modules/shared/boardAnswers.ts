@@ -1,0 +1,138 @@
+/**
+ * The board view's answers, kept by each server process while the board's revision is the one they were read
+ * at (docs/decisions/0784). A board on the wall of a line is asked for every 30 s by every screen and phone
+ * that shows it, and changes a few times an hour; its answer, up to ~1,000 evaluations written as JSON, is
+ * read and written once per change instead of once per request.
+ *
+ * Safe to lose and never disagreeing: the revision is the database's (board_revisions, changed by triggers
+ * in the transaction of every write that changes the answer: migration 0031), read with the board's check
+ * on every request, before the rows it describes. A kept answer is served only at the revision it was read
+ * at, so any process, however many there are, answers what the database holds; a process that restarts
+ * reads again.
+ *
+ * Kept once for every member: written with `isUsers` false throughout, and each member's own evaluations
+ * (known by their user ids) set to true on the way out.
+ */
+import type { Db } from '../../db/index.ts';
+import { JsonText } from '../../lib/jsonText.ts';
+
+/** What the kept answers of one database may hold in all, in bytes: ~100 of the busiest boards. */
+export const BOARD_ANSWERS_BYTES = 32 * 1024 * 1024;
+
+const FALSE = Buffer.from('"isUsers":false');
+const TRUE = Buffer.from('true');
+/** From the start of `"isUsers":false` to its `false`. */
+const VALUE_AT = FALSE.length - 'false'.length;
+
+export class KeptAnswer<T> {
+  private constructor(
+    /** The answer as JSON with every `isUsers` false. */
+    readonly bytes: Buffer,
+    /** Per evaluation, in the answer's order: its evaluator's user id (0 for none). */
+    private readonly owners: Float64Array,
+    /** Per evaluation: where its `false` of `isUsers` starts in `bytes`. */
+    private readonly offsets: Uint32Array,
+  ) {}
+
+  /**
+   * Keeps `written` (an answer written for nobody: no `isUsers` true), whose evaluations, in order, are by
+   * `owners`. Undefined when the text does not hold exactly one `"isUsers":false` per evaluation.
+   */
+  static of<T>(written: JsonText<T>, owners: readonly (number | null)[]): KeptAnswer<T> | undefined {
+    const { bytes } = written;
+    const offsets = new Uint32Array(owners.length);
+    let at = 0;
+    for (let i = 0; i < owners.length; i++) {
+      const found = bytes.indexOf(FALSE, at);
+      if (found < 0) return undefined;
+      offsets[i] = found + VALUE_AT;
+      at = found + FALSE.length;
+    }
+    if (bytes.indexOf(FALSE, at) >= 0) return undefined;
+    return new KeptAnswer<T>(
+      bytes,
+      Float64Array.from(owners, (id) => id ?? 0),
+      offsets,
+    );
+  }
+
+  /** The answer as `userId` is sent it: their own evaluations' `isUsers` true. */
+  for(userId: number): JsonText<T> {
+    let own = 0;
+    for (const owner of this.owners) if (owner === userId) own++;
+    if (own === 0) return new JsonText<T>(this.bytes);
+    // `true` is one byte shorter than `false`: copy the text between the caller's own, writing `true` in.
+    const out = Buffer.allocUnsafe(this.bytes.length - own);
+    let from = 0;
+    let to = 0;
+    for (let i = 0; i < this.owners.length; i++) {
+      if (this.owners[i] !== userId) continue;
+      const at = this.offsets[i]!;
+      to += this.bytes.copy(out, to, from, at);
+      to += TRUE.copy(out, to);
+      from = at + 'false'.length;
+    }
+    this.bytes.copy(out, to, from);
+    return new JsonText<T>(out);
+  }
+
+  get size(): number {
+    return this.bytes.length + this.owners.byteLength + this.offsets.byteLength;
+  }
+}
+
+interface Entry {
+  revision: string;
+  answer: KeptAnswer<unknown>;
+}
+
+/** One database's kept answers, least recently used first, within BOARD_ANSWERS_BYTES. */
+export class BoardAnswers {
+  private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
+
+  constructor(private readonly limit = BOARD_ANSWERS_BYTES) {}
+
+  /** The answer kept under `key` at `revision`, or undefined (one at another revision is dropped). */
+  get<T>(key: string, revision: string): KeptAnswer<T> | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    if (entry.revision !== revision) {
+      this.bytes -= entry.answer.size;
+      return undefined;
+    }
+    this.entries.set(key, entry);
+    return entry.answer as KeptAnswer<T>;
+  }
+
+  set(key: string, revision: string, answer: KeptAnswer<unknown>): void {
+    if (answer.size > this.limit) return;
+    const old = this.entries.get(key);
+    if (old) {
+      this.entries.delete(key);
+      this.bytes -= old.answer.size;
+    }
+    this.entries.set(key, { revision, answer });
+    this.bytes += answer.size;
+    for (const [oldest, entry] of this.entries) {
+      if (this.bytes <= this.limit) break;
+      this.entries.delete(oldest);
+      this.bytes -= entry.answer.size;
+    }
+  }
+
+  /** For tests and the bench. */
+  get stats(): { entries: number; bytes: number } {
+    return { entries: this.entries.size, bytes: this.bytes };
+  }
+}
+
+const perDatabase = new WeakMap<Db, BoardAnswers>();
+
+/** The kept answers of the database `db` is (a process may open several: tests, tools). */
+export function boardAnswersOf(db: Db): BoardAnswers {
+  let answers = perDatabase.get(db);
+  if (!answers) perDatabase.set(db, (answers = new BoardAnswers()));
+  return answers;
+}
