@@ -983,6 +983,8 @@ interface ShapeFigures {
   evaluations: number;
   getEvaluations: Stats & { rows: number };
   getEvaluationsAfresh: Stats;
+  /** Answers kept, as Chromium asks (its Accept-Encoding): compressed once a revision (decision 0785). */
+  getEvaluationsCompressed: Stats;
   searchPage1: Stats;
   searchPageN: Stats;
   addResults: Stats;
@@ -995,6 +997,7 @@ interface ShapeFigures {
 const SHAPE_CALLS: [label: string, pick: (f: ShapeFigures) => Stats][] = [
   ['get-evaluations (board view), boards in turn, answers kept', (f) => f.getEvaluations],
   ['get-evaluations, each board changed before its call', (f) => f.getEvaluationsAfresh],
+  ['get-evaluations, answers kept, as Chromium asks (compressed)', (f) => f.getEvaluationsCompressed],
   ['search-evaluations, page 1 of 48', (f) => f.searchPage1],
   ['search-evaluations, deep page of 48', (f) => f.searchPageN],
   ['add-results, 10 items, evaluators at work', (f) => f.addResults],
@@ -1009,11 +1012,11 @@ async function measureShape(databaseUrl: string, f: Fixture, evaluations: number
   try {
     const { client } = server;
     const cookie = { cookie: f.ownerCookie };
-    const getEvaluations = (i: number) =>
+    const getEvaluations = (i: number, acceptEncoding?: string) =>
       client.call(
         api.getEvaluations.path,
         { boardID: f.boards[i % f.boards.length]!.id, startDateTime: boardViewStart() },
-        cookie,
+        { ...cookie, ...(acceptEncoding ? { acceptEncoding } : {}) },
       );
     const page1 = { isEditing: true, quantity: 48, maxDateTime: f.maxDateTime };
     const pageN = { ...page1, ...f.page1000 };
@@ -1060,6 +1063,12 @@ async function measureShape(databaseUrl: string, f: Fixture, evaluations: number
       return timed(getEvaluations(i), 'get-evaluations, afresh');
     });
     await changes.close();
+    // Every board asked once again since its change: its answer kept, and compressed once.
+    for (let i = 0; i < f.boards.length; i++)
+      expectOk(await getEvaluations(i, COMPRESSED), 'get-evaluations');
+    const getEvaluationsCompressed = await sequential(SAMPLES, (i) =>
+      timed(getEvaluations(i, COMPRESSED), 'get-evaluations, compressed'),
+    );
     const searchPage1 = await sequential(SAMPLES, () => timed(search(page1), 'search page 1'));
     const searchPageN = await sequential(SAMPLES, () => timed(search(pageN), 'search deep page'));
     const reportDays = await sequential(SAMPLES, () => timed(report(days), 'get-report'));
@@ -1070,6 +1079,7 @@ async function measureShape(databaseUrl: string, f: Fixture, evaluations: number
       evaluations,
       getEvaluations: { ...getEvaluationsStats, rows: Math.round(rows / f.boards.length) },
       getEvaluationsAfresh,
+      getEvaluationsCompressed,
       searchPage1,
       searchPageN,
       addResults: paced,

@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCards, buildTeam } from '../test/factories.ts';
 import { call, describeEachDatabase } from '../test/harness.ts';
+import { compressOnce, keptCompressions } from '../lib/compressedOnce.ts';
 import { chooseEncoding, COMPRESS_MIN_BYTES, registerCompression } from './compression.ts';
 
 const decode = (encoding: unknown, body: Buffer) =>
@@ -43,6 +44,9 @@ describe('registerCompression', () => {
   const huge = {
     items: Array.from({ length: 3000 }, (_, i) => ({ id: i, name: `Item ${i}`, pass: i % 3 > 0 })),
   };
+  // Bytes sent again as they are (decision 0785), in both sizes' paths; and the same bytes unmarked.
+  const marked = compressOnce(Buffer.from(JSON.stringify(huge)));
+  const unmarked = Buffer.from(JSON.stringify(big));
   beforeAll(async () => {
     app = Fastify();
     registerCompression(app);
@@ -51,6 +55,8 @@ describe('registerCompression', () => {
       reply.type('application/json').send(JSON.stringify(huge)),
     );
     app.post('/api/small', async () => ({ ok: true }));
+    app.post('/api/marked', async (_request, reply) => reply.type('application/json').send(marked));
+    app.post('/api/unmarked', async (_request, reply) => reply.type('application/json').send(unmarked));
     app.post('/api/text', async (_request, reply) => reply.type('text/plain').send('x'.repeat(5000)));
     app.post('/api/vary', async (_request, reply) => reply.header('Vary', 'Origin').send(big));
     app.get('/api/big', async () => big);
@@ -125,6 +131,28 @@ describe('registerCompression', () => {
     const answer = await ask('/api/vary', { 'accept-encoding': 'br' });
     expect(answer.headers.vary).toBe('Origin, Accept-Encoding');
     expect(answer.headers['content-encoding']).toBe('br');
+  });
+
+  it('compresses bytes marked as sent again once per encoding, and keeps nothing for others', async () => {
+    for (const encoding of ['br', 'gzip'] as const) {
+      const first = await ask('/api/marked', { 'accept-encoding': encoding });
+      expect(first.headers['content-encoding']).toBe(encoding);
+      expect(JSON.parse(decode(encoding, first.rawPayload))).toEqual(huge);
+      const kept = keptCompressions(marked)?.get(encoding);
+      expect(kept?.equals(first.rawPayload)).toBe(true);
+      // The next answer is the kept compression itself: replaced by another, that one is sent.
+      const other = encoding === 'br' ? zlib.brotliCompressSync('{"other":1}') : zlib.gzipSync('{"other":1}');
+      keptCompressions(marked)!.set(encoding, other);
+      const second = await ask('/api/marked', { 'accept-encoding': encoding });
+      expect(second.rawPayload.equals(other)).toBe(true);
+    }
+    const plain = await ask('/api/marked', {});
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.rawPayload.equals(marked)).toBe(true);
+
+    const once = await ask('/api/unmarked', { 'accept-encoding': 'br' });
+    expect(JSON.parse(decode('br', once.rawPayload))).toEqual(big);
+    expect(keptCompressions(unmarked)).toBeUndefined();
   });
 });
 

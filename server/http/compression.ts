@@ -12,6 +12,7 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { keptCompressions } from '../lib/compressedOnce.ts';
 
 export const COMPRESS_MIN_BYTES = 1024;
 const ASYNC_FROM_BYTES = 64 * 1024;
@@ -92,10 +93,15 @@ export function registerCompression(app: FastifyInstance) {
     const encoding = sameOrigin(request) ? chooseEncoding(request.headers['accept-encoding']) : null;
     if (!encoding) return done(null, payload);
     const data = typeof payload === 'string' ? Buffer.from(payload) : payload;
+    // Bytes sent again as they are (decision 0785) are compressed once per encoding.
+    const kept = keptCompressions(data);
     const send = (compressed: Buffer) => {
+      kept?.set(encoding, compressed);
       reply.header('Content-Encoding', encoding).removeHeader('content-length');
       done(null, compressed);
     };
+    const already = kept?.get(encoding);
+    if (already) return send(already);
     if (data.length < ASYNC_FROM_BYTES) return send(compressSync(data, encoding));
     compressAsync(data, encoding).then(send, (error: unknown) => {
       // Not compressed is still a right answer.

@@ -14,6 +14,7 @@
  * (known by their user ids) set to true on the way out.
  */
 import type { Db } from '../../db/index.ts';
+import { compressOnce } from '../../lib/compressedOnce.ts';
 import { JsonText } from '../../lib/jsonText.ts';
 
 /** What the kept answers of one database may hold in all, in bytes: ~100 of the busiest boards. */

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { JsonText } from '../../lib/jsonText.ts';
+import { BoardAnswers, KeptAnswer } from './boardAnswers.ts';
+
+type Listed = { ID: number; userName: string; isUsers: boolean };
+const answerOf = (evaluations: Listed[]) => JsonText.of({ evaluations, moreDays: [] });
+
+// Enough evaluations that the text is written in slices (jsonBytes), with names that look like the flag.
+const evaluations: Listed[] = Array.from({ length: 150 }, (_, i) => ({
+  ID: i + 1,
+  userName: i % 7 ? `user${i}@example.com` : `"isUsers":false ${i}`,
+  isUsers: false,
+}));
+const owners = evaluations.map((_, i) => (i % 5 === 0 ? null : 100 + (i % 3)));
+
+describe('KeptAnswer', () => {
+  it("marks each member's own evaluations and no other, byte for byte as if written for them", () => {
+    const kept = KeptAnswer.of(answerOf(evaluations), owners)!;
+    expect(kept).toBeDefined();
+    for (const userId of [100, 101, 102]) {
+      const expected = answerOf(
+        evaluations.map((e, i) => ({ ...e, isUsers: owners[i] === userId })),
+      ).text;
+      expect(kept.for(userId).text).toBe(expected);
+    }
+  });
+
+  it('sends the kept bytes themselves to a member who owns none', () => {
+    const kept = KeptAnswer.of(answerOf(evaluations), owners)!;
+    expect(kept.for(999).bytes).toBe(kept.bytes);
+    expect(kept.for(999).parse().evaluations.every((e) => !e.isUsers)).toBe(true);
+  });
+
+  it('keeps nothing when the text does not hold one flag per evaluation', () => {
+    expect(KeptAnswer.of(answerOf(evaluations), owners.slice(1))).toBeUndefined();
+    expect(KeptAnswer.of(answerOf(evaluations), [...owners, 100])).toBeUndefined();
+    const oneTrue = evaluations.map((e, i) => ({ ...e, isUsers: i === 3 }));
+    expect(KeptAnswer.of(answerOf(oneTrue), owners)).toBeUndefined();
+  });
+});
+
+describe('BoardAnswers', () => {
+  const kept = (n: number) =>
+    KeptAnswer.of(
+      answerOf(Array.from({ length: n }, (_, i) => ({ ID: i, userName: 'x', isUsers: false }))),
+      Array.from({ length: n }, () => 1),
+    )!;
+
+  it('serves an answer at the revision it was kept at only, and drops it at another', () => {
+    const answers = new BoardAnswers();
+    const answer = kept(3);
+    answers.set('b1', '7', answer);
+    expect(answers.get('b1', '7')).toBe(answer);
+    expect(answers.get('b1', '8')).toBeUndefined();
+    expect(answers.get('b1', '7')).toBeUndefined();
+    expect(answers.stats).toEqual({ entries: 0, bytes: 0 });
+  });
+
+  it('stays within its bytes, dropping the least recently used first', () => {
+    const one = kept(10);
+    const answers = new BoardAnswers(one.size * 3);
+    answers.set('a', '1', one);
+    answers.set('b', '1', kept(10));
+    answers.set('c', '1', kept(10));
+    expect(answers.get('a', '1')).toBe(one); // a is now the most recently used
+    answers.set('d', '1', kept(10));
+    expect(answers.stats.entries).toBe(3);
+    expect(answers.stats.bytes).toBeLessThanOrEqual(one.size * 3);
+    expect(answers.get('b', '1')).toBeUndefined();
+    expect(answers.get('a', '1')).toBe(one);
+    // An answer larger than the whole limit is not kept, and drops nothing.
+    answers.set('huge', '1', kept(100));
+    expect(answers.get('huge', '1')).toBeUndefined();
+    expect(answers.stats.entries).toBe(3);
+  });
+
+  it('replaces the answer of a key kept again', () => {
+    const answers = new BoardAnswers();
+    answers.set('a', '1', kept(2));
+    const newer = kept(4);
+    answers.set('a', '2', newer);
+    expect(answers.stats).toEqual({ entries: 1, bytes: newer.size });
+    expect(answers.get('a', '2')).toBe(newer);
+  });
+});
