@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { keptCompressions } from '../../lib/compressedOnce.ts';
 import { JsonText } from '../../lib/jsonText.ts';
 import { BoardAnswers, KeptAnswer } from './boardAnswers.ts';
 
@@ -18,17 +19,22 @@ describe('KeptAnswer', () => {
     const kept = KeptAnswer.of(answerOf(evaluations), owners)!;
     expect(kept).toBeDefined();
     for (const userId of [100, 101, 102]) {
-      const expected = answerOf(
-        evaluations.map((e, i) => ({ ...e, isUsers: owners[i] === userId })),
-      ).text;
+      const expected = answerOf(evaluations.map((e, i) => ({ ...e, isUsers: owners[i] === userId }))).text;
       expect(kept.for(userId).text).toBe(expected);
     }
   });
 
-  it('sends the kept bytes themselves to a member who owns none', () => {
+  it('sends the kept bytes themselves to a member who owns none, compressed once (decision 0785)', () => {
     const kept = KeptAnswer.of(answerOf(evaluations), owners)!;
     expect(kept.for(999).bytes).toBe(kept.bytes);
-    expect(kept.for(999).parse().evaluations.every((e) => !e.isUsers)).toBe(true);
+    expect(keptCompressions(kept.bytes)).toBeDefined();
+    expect(keptCompressions(kept.for(100).bytes)).toBeUndefined();
+    expect(
+      kept
+        .for(999)
+        .parse()
+        .evaluations.every((e) => !e.isUsers),
+    ).toBe(true);
   });
 
   it('keeps nothing when the text does not hold one flag per evaluation', () => {

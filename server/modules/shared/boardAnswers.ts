@@ -50,8 +50,9 @@ export class KeptAnswer<T> {
       at = found + FALSE.length;
     }
     if (bytes.indexOf(FALSE, at) >= 0) return undefined;
+    // Sent as they are to every member who owns none of them: compressed once per encoding (decision 0785).
     return new KeptAnswer<T>(
-      bytes,
+      compressOnce(bytes),
       Float64Array.from(owners, (id) => id ?? 0),
       offsets,
     );
