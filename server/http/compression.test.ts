@@ -46,6 +46,7 @@ describe('registerCompression', () => {
   };
   // Bytes sent again as they are (decision 0785), in both sizes' paths; and the same bytes unmarked.
   const marked = compressOnce(Buffer.from(JSON.stringify(huge)));
+  const smallMarked = compressOnce(Buffer.from(JSON.stringify(big)));
   const unmarked = Buffer.from(JSON.stringify(big));
   beforeAll(async () => {
     app = Fastify();
@@ -56,6 +57,9 @@ describe('registerCompression', () => {
     );
     app.post('/api/small', async () => ({ ok: true }));
     app.post('/api/marked', async (_request, reply) => reply.type('application/json').send(marked));
+    app.post('/api/small-marked', async (_request, reply) =>
+      reply.type('application/json').send(smallMarked),
+    );
     app.post('/api/unmarked', async (_request, reply) => reply.type('application/json').send(unmarked));
     app.post('/api/text', async (_request, reply) => reply.type('text/plain').send('x'.repeat(5000)));
     app.post('/api/vary', async (_request, reply) => reply.header('Vary', 'Origin').send(big));
@@ -149,6 +153,12 @@ describe('registerCompression', () => {
     const plain = await ask('/api/marked', {});
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.rawPayload.equals(marked)).toBe(true);
+
+    // Under 64 KB, compressed in the request: kept as well.
+    const small = await ask('/api/small-marked', { 'accept-encoding': 'gzip' });
+    expect(JSON.parse(decode('gzip', small.rawPayload))).toEqual(big);
+    expect(keptCompressions(smallMarked)?.get('gzip')?.equals(small.rawPayload)).toBe(true);
+    expect(smallMarked.length).toBeLessThan(64 * 1024);
 
     const once = await ask('/api/unmarked', { 'accept-encoding': 'br' });
     expect(JSON.parse(decode('br', once.rawPayload))).toEqual(big);

@@ -36,44 +36,53 @@ const newRevision = (dialect: DialectName) =>
     : sql`abs(random() % 9007199254740991)`;
 
 async function postgresTriggers(db: UntypedDb) {
-  // Statement triggers over transition tables: a statement that writes many rows (a seed, an organisation's
-  // deletion) changes each board's revision once, not once a row; boards in id order, so that two statements
-  // changing the same boards wait for each other instead of deadlocking.
+  // For statement triggers over transition tables: a statement that writes many rows changes each board's
+  // revision once, not once a row; boards in id order, so that two statements changing the same boards wait
+  // for each other instead of deadlocking.
   await sql`create function bump_board_revisions(board_ids bigint[]) returns void language sql as $$
     insert into board_revisions (board_id, revision)
       select b.id, floor(random() * 9007199254740991)::bigint from boards b where b.id = any(board_ids)
       order by b.id
       on conflict (board_id) do update set revision = excluded.revision
   $$`.execute(db);
-  // Inserted and deleted rows come many to a statement (a seed, an import, an organisation's deletion):
-  // statement triggers.
-  for (const event of ['insert', 'delete'] as const) {
-    const name = sql.raw(`evaluations_${event}_board_revision`);
-    const rows = sql.raw(event === 'insert' ? 'new_rows' : 'old_rows');
-    await sql`create function ${name}() returns trigger language plpgsql as $$
-      begin
-        perform bump_board_revisions(array(select distinct board_id from ${rows} where completed_at is not null));
-        return null;
-      end
-    $$`.execute(db);
-    await sql`create trigger ${name} after ${sql.raw(event)} on evaluations
-      referencing ${event === 'insert' ? sql`new table as new_rows` : sql`old table as old_rows`}
-      for each statement execute function ${name}()`.execute(db);
-  }
-  // A completion is an update of one row, on the path whose time counts most (issue 15): a row trigger, whose
-  // condition is checked without calling anything, and no transition tables to fill (a statement trigger
-  // over them cost a completion ~0.2 ms on PostgreSQL). The board exists: its evaluations hold it.
-  await sql`create function evaluations_update_board_revision() returns trigger language plpgsql as $$
+  // Deleted rows come many to a statement (a board's or an organisation's data deleted): a statement trigger.
+  await sql`create function evaluations_delete_board_revision() returns trigger language plpgsql as $$
+    begin
+      perform bump_board_revisions(array(select distinct board_id from old_rows where completed_at is not null));
+      return null;
+    end
+  $$`.execute(db);
+  await sql`create trigger evaluations_delete_board_revision after delete on evaluations
+    referencing old table as old_rows for each statement execute function evaluations_delete_board_revision()`.execute(
+    db,
+  );
+  // Starting an evaluation inserts a row, and completing it updates that row, on the paths whose time counts
+  // most (issue 15): row triggers, whose conditions are checked without calling anything (a start calls
+  // nothing), and no transition tables to fill (a statement trigger over them cost a completion ~0.2 ms).
+  // The update's runs BEFORE the row is written: the board's revision is then taken right after the
+  // evaluation's row lock and before anything else the statement locks (a completion's counters, claimed in
+  // the same statement), the order an evaluation's deletion takes them in too (its first statement updates
+  // the row), so the two never wait for each other in opposite orders. The board exists: its evaluations
+  // hold it.
+  await sql`create function evaluation_board_revision() returns trigger language plpgsql as $$
     begin
       insert into board_revisions (board_id, revision)
         values (new.board_id, floor(random() * 9007199254740991)::bigint)
         on conflict (board_id) do update set revision = excluded.revision;
-      return null;
+      if tg_op = 'UPDATE' and old.board_id is distinct from new.board_id then
+        insert into board_revisions (board_id, revision)
+          values (old.board_id, floor(random() * 9007199254740991)::bigint)
+          on conflict (board_id) do update set revision = excluded.revision;
+      end if;
+      return new;
     end
   $$`.execute(db);
-  await sql`create trigger evaluations_update_board_revision after update on evaluations
+  await sql`create trigger evaluations_insert_board_revision after insert on evaluations
+    for each row when (new.completed_at is not null)
+    execute function evaluation_board_revision()`.execute(db);
+  await sql`create trigger evaluations_update_board_revision before update on evaluations
     for each row when (old.completed_at is not null or new.completed_at is not null)
-    execute function evaluations_update_board_revision()`.execute(db);
+    execute function evaluation_board_revision()`.execute(db);
   for (const event of ['insert', 'delete'] as const) {
     const name = sql.raw(`board_cards_${event}_board_revision`);
     const rows = event === 'insert' ? sql.raw('new_rows') : sql.raw('old_rows');
@@ -115,7 +124,7 @@ async function sqliteTriggers(db: UntypedDb) {
     begin ${bump('old.board_id')} end`.execute(db);
   await sql`create trigger evaluations_update_board_revision after update on evaluations
     when new.completed_at is not null or old.completed_at is not null
-    begin ${bump('new.board_id')} end`.execute(db);
+    begin ${bump('new.board_id')} ${bump('old.board_id')} end`.execute(db);
   await sql`create trigger board_cards_insert_board_revision after insert on board_cards
     begin ${bump('new.board_id')} end`.execute(db);
   await sql`create trigger board_cards_delete_board_revision after delete on board_cards

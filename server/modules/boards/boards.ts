@@ -10,6 +10,7 @@ import type { CallContext, UserActor } from '../../context.ts';
 import type { Db } from '../../db/index.ts';
 import { preparedQuery } from '../../db/prepared.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
+import { changeBoardRevisions } from '../shared/boardAnswers.ts';
 import { boardMessages, findLiveBoard } from '../shared/boards.ts';
 import { cardMessages, findLiveCard } from '../shared/cards.ts';
 import { ensureNameFree, guardName, unique } from '../shared/names.ts';
@@ -280,6 +281,8 @@ export async function syncCardBoards(ctx: Ctx, cardId: number, boardIds: number[
   ).map((r) => r.board_id);
   const joining = ids.filter((id) => !current.includes(id));
   const leaving = current.filter((id) => !ids.includes(id));
+  // Every board whose view changes, its revision taken in id order before the first write (decision 0784).
+  await changeBoardRevisions(db, [...joining, ...leaving]);
 
   if (joining.length > 0) {
     const counts = await db

@@ -10,6 +10,7 @@ import { buildBoard, buildCard, buildTeam } from '../../test/factories.ts';
 import { call, describeEachDatabase } from '../../test/harness.ts';
 import { userCaller } from '../shared/caller.ts';
 import { boardAnswersOf } from '../shared/boardAnswers.ts';
+import { COUNTER_SHARDS } from '../shared/evaluationCounts.ts';
 import { boardEvaluations, type BoardEvaluations } from '../shared/evaluations.ts';
 
 const DAY = 24 * 60 * 60_000;
@@ -164,6 +165,8 @@ describeEachDatabase(
 
       // The spare card has no evaluation: the card's last 3 reach back for it; deleting it takes it away.
       const old = await completeOne(s, s.team.admin.cookie, s.spare);
+      // Kept by both at the completion's revision, so that the change below is the SQL's alone.
+      await check('the spare card evaluated');
       await env.db
         .updateTable('evaluations')
         .set({ completed_at: env.clock.now() - 60 * DAY, started_at: env.clock.now() - 60 * DAY - 1000 })
@@ -182,6 +185,75 @@ describeEachDatabase(
       );
       expect(removed.status).toBe(200);
       expect((await check('an evaluation deleted')).evaluations.map((e) => e.ID)).not.toContain(second);
+    });
+
+    it('keeps no answer for a start older than the window (moved to the window, a new instant at every call)', async () => {
+      const s = await setup();
+      await completeOne(s, s.team.evaluator.cookie);
+      const before = boardAnswersOf(env.db).stats.entries;
+      const answer = await call(
+        env,
+        'getEvaluations',
+        { boardID: s.board.id, startDateTime: new Date(env.clock.now() - 200 * DAY).toISOString() },
+        { cookie: s.team.admin.cookie },
+      );
+      expect(answer.status).toBe(200);
+      expect(answer.body.evaluations).toHaveLength(1);
+      expect(boardAnswersOf(env.db).stats.entries).toBe(before);
+    });
+
+    it('lets writers of the same boards run at once without waiting on each other in opposite orders', async () => {
+      const s = await setup();
+      const other = await buildBoard(env, s.team.org);
+      const admin = { cookie: s.team.admin.cookie };
+      // The spare card on the other board only.
+      const spareMoved = await call(
+        env,
+        'syncCardBoards',
+        { cardID: s.spare.id, boardIDs: [other.id] },
+        admin,
+      );
+      expect(spareMoved.status).toBe(200);
+      for (let round = 0; round < 12; round++) {
+        // A completion and a deletion of another evaluation of the same board, completed today and counted in
+        // the same shard of the day's counters: each takes the board's revision and the same counters' rows.
+        const start = async () => {
+          const started = await call(env, 'addEvaluation', { boardID: s.board.id, cardID: s.card.id }, admin);
+          expect(started.status).toBe(200);
+          return started.body.id as number;
+        };
+        const toComplete = await start();
+        let toDelete = await start();
+        while (toDelete % COUNTER_SHARDS !== toComplete % COUNTER_SHARDS) toDelete = await start();
+        const results = (
+          await env.db
+            .selectFrom('card_items')
+            .select(['id', 'type'])
+            .where('card_id', '=', s.card.id)
+            .execute()
+        )
+          .filter((item) => item.type === 'pass_fail')
+          .map((item) => ({ item_id: item.id, pass: round % 2 === 0 }));
+        expect((await call(env, 'addResults', { evalID: toDelete, results }, admin)).status).toBe(200);
+        const [completed, deleted] = await Promise.all([
+          call(env, 'addResults', { evalID: toComplete, results }, admin),
+          call(env, 'deleteEvaluation', { evalID: toDelete }, admin),
+        ]);
+        expect([completed.status, deleted.status]).toEqual([200, 200]);
+        // Two cards moved between two boards in opposite directions at once: the card from the board to the
+        // other one and the spare back, then the other way round.
+        for (const [to, from] of [
+          [other.id, s.board.id],
+          [s.board.id, other.id],
+        ]) {
+          const moved = await Promise.all([
+            call(env, 'syncCardBoards', { cardID: s.card.id, boardIDs: [to!] }, admin),
+            call(env, 'syncCardBoards', { cardID: s.spare.id, boardIDs: [from!] }, admin),
+          ]);
+          expect(moved.map((answer) => answer.status)).toEqual([200, 200]);
+        }
+      }
+      expect(await view(s, s.team.admin.cookie)).toEqual(await fresh(s, s.team.admin));
     });
 
     it("keeps another organisation's board out: not found, with the same id kept for its own organisation", async () => {

@@ -13,6 +13,7 @@
  * Kept once for every member: written with `isUsers` false throughout, and each member's own evaluations
  * (known by their user ids) set to true on the way out.
  */
+import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/index.ts';
 import { compressOnce } from '../../lib/compressedOnce.ts';
 import { JsonText } from '../../lib/jsonText.ts';
@@ -21,6 +22,12 @@ import { JsonText } from '../../lib/jsonText.ts';
 export const BOARD_ANSWERS_BYTES = 32 * 1024 * 1024;
 
 const FALSE = Buffer.from('"isUsers":false');
+/** Bytes of their own (Buffer.alloc never takes from the shared pool). */
+const copyOf = (bytes: Buffer) => {
+  const copy = Buffer.alloc(bytes.length);
+  bytes.copy(copy);
+  return copy;
+};
 const TRUE = Buffer.from('true');
 /** From the start of `"isUsers":false` to its `false`. */
 const VALUE_AT = FALSE.length - 'false'.length;
@@ -50,9 +57,11 @@ export class KeptAnswer<T> {
       at = found + FALSE.length;
     }
     if (bytes.indexOf(FALSE, at) >= 0) return undefined;
+    // A small answer's bytes may be a slice of Node's shared 8 KB pool: kept, they would keep the whole of it.
+    const own = bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length ? bytes : copyOf(bytes);
     // Sent as they are to every member who owns none of them: compressed once per encoding (decision 0785).
     return new KeptAnswer<T>(
-      compressOnce(bytes),
+      compressOnce(own),
       Float64Array.from(owners, (id) => id ?? 0),
       offsets,
     );
@@ -137,4 +146,26 @@ export function boardAnswersOf(db: Db): BoardAnswers {
   let answers = perDatabase.get(db);
   if (!answers) perDatabase.set(db, (answers = new BoardAnswers()));
   return answers;
+}
+
+/** A new revision: a random number below 2^53, as the triggers make them (migration 0031). */
+const newRevision = () => Number(randomBytes(8).readBigUInt64BE() >> 11n);
+
+/**
+ * Changes the revisions of `boardIds` now, in id order (creating those not there yet). A transaction that
+ * goes on to change several boards' answers in more than one statement (a card moved between boards) calls
+ * it first, so that on PostgreSQL it holds their revisions' rows in the one order every writer takes them,
+ * and two such transactions, or one and a card's deletion, wait for each other instead of deadlocking. The
+ * triggers then change them again, on rows already held.
+ */
+export async function changeBoardRevisions(db: Db, boardIds: readonly number[]): Promise<void> {
+  const ids = [...new Set(boardIds)].sort((a, b) => a - b);
+  if (!ids.length) return;
+  await db
+    .insertInto('board_revisions')
+    .values(ids.map((id) => ({ board_id: id, revision: newRevision() })))
+    .onConflict((oc) =>
+      oc.column('board_id').doUpdateSet((eb) => ({ revision: eb.ref('excluded.revision') })),
+    )
+    .execute();
 }

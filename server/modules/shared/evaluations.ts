@@ -797,7 +797,10 @@ export async function boardEvaluations(
   // revision first, and the rows after it, so a write committed in between leaves the answer kept under the
   // old revision, never served again. An anonymous key's own evaluations are told by key and time, and are
   // answered afresh every time.
-  const keep = caller.who.userId !== null && !db.isTransaction;
+  // A start older than the window is moved to the window's start, a different instant at every call: such an
+  // answer would never be asked for again, and is not kept (the page asks from the 1st of the month, or the
+  // 28 days' first Sunday).
+  const keep = caller.who.userId !== null && !db.isTransaction && since === input.since;
   if (!keep) return writeBoardEvaluations(db, caller, { boardId, since, days });
   const { board, revision } = await boardWithRevision(db, caller, boardId);
   if (revision === null) return writeBoardEvaluations(db, caller, { boardId, since, days }, board);
