@@ -4,14 +4,14 @@ import type { DialectName, UntypedDb } from '../dialect.ts';
 /**
  * A revision per board, changed by the database itself in the transaction of every write that changes what
  * the board view answers (docs/decisions/0784): a completed evaluation of the board written, changed in any
- * column or deleted (its feedback flag, its evaluator's removal), a card put on or taken off the board, a card
- * of the board deleted or brought back. A server keeps a board's written answer while the revision it was read at is the board's
- * (server/modules/shared/boardAnswers.ts).
+ * column or deleted (its feedback flag, its evaluator's removal), a card put on or taken off the board, a
+ * card of the board deleted or brought back. A server keeps a board's written answer while the revision it
+ * was read at is the board's (server/modules/shared/boardAnswers.ts).
  *
- * Triggers, not the writers' code: every writer is covered, now and later, including the ones that are SQL
- * alone (folding, deleting an organisation). A revision is a random number below 2^53, never a count: a
- * database restored from a backup, then written to, cannot arrive at a revision a server saw for other rows.
- * A revision is only written for a board that exists (a board's deletion takes its row with it).
+ * Triggers, not the writers' code: every writer is covered, now and later, including SQL alone (the
+ * maintenance purge, a seed, a statement run by hand). A revision is a random number below 2^53, never a
+ * count: a database restored from a backup, then written to, cannot arrive at a revision a server saw for
+ * other rows. A revision is only written for a board that exists (a board's deletion takes its row with it).
  */
 export function boardRevisions(dialect: DialectName) {
   return {

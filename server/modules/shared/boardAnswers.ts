@@ -22,15 +22,16 @@ import { JsonText } from '../../lib/jsonText.ts';
 export const BOARD_ANSWERS_BYTES = 32 * 1024 * 1024;
 
 const FALSE = Buffer.from('"isUsers":false');
+const TRUE = Buffer.from('true');
+/** From the start of `"isUsers":false` to its `false`. */
+const VALUE_AT = FALSE.length - 'false'.length;
+
 /** Bytes of their own (Buffer.alloc never takes from the shared pool). */
 const copyOf = (bytes: Buffer) => {
   const copy = Buffer.alloc(bytes.length);
   bytes.copy(copy);
   return copy;
 };
-const TRUE = Buffer.from('true');
-/** From the start of `"isUsers":false` to its `false`. */
-const VALUE_AT = FALSE.length - 'false'.length;
 
 export class KeptAnswer<T> {
   private constructor(
