@@ -7,7 +7,7 @@
  *   BENCH_DATABASE_URL=sqlite:/tmp/checkboard-scale-100000-1000000.sqlite npx tsx bench/board-profile.ts
  *
  * It prints the p50 and p95, and the process's garbage collections during the measured calls (decision 0776).
- * BENCH_TIME_ZONE (default: none, i.e. UTC), BENCH_SAMPLES (300), BENCH_BOARD_ANSWERS (afresh or kept).
+ * BENCH_TIME_ZONE (default: none, i.e. UTC), BENCH_SAMPLES (300), BENCH_BOARD_ANSWERS (afresh, today or kept).
  */
 import os from 'node:os';
 import { constants as perf, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
@@ -19,6 +19,7 @@ import { openDatabase } from '../server/db/index.ts';
 import type { Caller } from '../server/modules/shared/caller.ts';
 import { boardEvaluations } from '../server/modules/shared/evaluations.ts';
 import { JsonText } from '../server/lib/jsonText.ts';
+import { changeBoardDay, dayOf } from './boardChanges.ts';
 
 type Service = (...args: Parameters<typeof boardEvaluations>) => Promise<unknown>;
 
@@ -31,10 +32,13 @@ const other: Service | undefined = compareWith
 const zone = process.env.BENCH_TIME_ZONE || undefined;
 const samples = Number(process.env.BENCH_SAMPLES || 300);
 /**
- * BENCH_BOARD_ANSWERS: `afresh` (the default) changes the board's revision before every call, as a write
- * would, so every answer is read and written; `kept` leaves the boards unchanged (decision 0784).
+ * BENCH_BOARD_ANSWERS: `afresh` (the default) changes the board before every call as a write of the window's
+ * first day would, so every answer's window is read and written; `today` as a write of today would (decision
+ * 0786: today's rows read); `kept` leaves the boards unchanged (decision 0784).
  */
-const kept = process.env.BENCH_BOARD_ANSWERS === 'kept';
+const answers = process.env.BENCH_BOARD_ANSWERS || 'afresh';
+if (!['afresh', 'today', 'kept'].includes(answers))
+  throw new Error(`BENCH_BOARD_ANSWERS: afresh, today or kept, not ${answers}`);
 const DAY = 24 * 60 * 60_000;
 
 const database = openDatabase(parseDatabaseUrl(url));
@@ -94,12 +98,7 @@ for (let i = 0; i < samples + warmUp; i++) {
   // The same start all day long, as the page asks (the kept answers are kept by it: decision 0784).
   const since = Math.floor((now - 30 * DAY) / DAY) * DAY;
   const input = { boardId: boards[i % boards.length]!, since, timeZone: zone };
-  if (!kept)
-    await db
-      .updateTable('board_revisions')
-      .set((eb) => ({ revision: eb('revision', '+', 1) }))
-      .where('board_id', '=', input.boardId)
-      .execute();
+  if (answers !== 'kept') await changeBoardDay(db, input.boardId, dayOf(answers === 'today' ? now : since));
   const ours = await answer(boardEvaluations, input, now);
   let theirs: Awaited<ReturnType<typeof answer>> | undefined;
   if (other) {
@@ -127,7 +126,7 @@ const line = (label: string, values: number[]) =>
   `  ${label}: p50 ${at(values, 0.5).toFixed(2)} ms, p95 ${at(values, 0.95).toFixed(2)} ms`;
 console.log(
   [
-    `${parseDatabaseUrl(url).kind}, ${kept ? 'answers kept' : 'boards changed before each call'}, zone ${zone ?? 'UTC'}, ${samples} samples, ${(rows / samples).toFixed(0)} evaluations a board, load average ${os
+    `${parseDatabaseUrl(url).kind}, ${{ kept: 'answers kept', today: 'boards changed today before each call', afresh: 'boards changed on the window’s first day before each call' }[answers]}, zone ${zone ?? 'UTC'}, ${samples} samples, ${(rows / samples).toFixed(0)} evaluations a board, load average ${os
       .loadavg()
       .map((v) => v.toFixed(1))
       .join(' ')}`,

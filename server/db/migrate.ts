@@ -24,6 +24,7 @@ import { counterShards } from './migrations/0028_counter_shards.ts';
 import { itemTotalsPending } from './migrations/0029_item_totals_pending.ts';
 import { boardWindowIndex } from './migrations/0030_board_window_index.ts';
 import { boardRevisions } from './migrations/0031_board_revisions.ts';
+import { boardDayRevisions } from './migrations/0032_board_day_revisions.ts';
 
 /** Migrations are code, imported statically so they ship in the build; names sort in order. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -52,6 +53,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '0029_item_totals_pending': itemTotalsPending(dialect),
     '0030_board_window_index': boardWindowIndex(dialect),
     '0031_board_revisions': boardRevisions(dialect),
+    '0032_board_day_revisions': boardDayRevisions(dialect),
   };
 }
 

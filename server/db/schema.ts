@@ -120,6 +120,14 @@ export interface BoardRevisionsTable {
   revision: number;
 }
 
+/** A board's revision per UTC day of completion, changed with the board's (migration 0032, decision 0786). */
+export interface BoardDayRevisionsTable {
+  board_id: number;
+  /** Whole days from 1970-01-01 UTC to the evaluations' completed_at. */
+  day: number;
+  revision: number;
+}
+
 export interface CardsTable {
   id: Generated<number>;
   org_id: number;
@@ -568,6 +576,7 @@ export interface DB {
   boards: BoardsTable;
   board_cards: BoardCardsTable;
   board_revisions: BoardRevisionsTable;
+  board_day_revisions: BoardDayRevisionsTable;
   cards: CardsTable;
   card_items: CardItemsTable;
   evaluations: EvaluationsTable;

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../db/index.ts';
-import { buildBoard, buildCard, buildTeam } from '../../test/factories.ts';
+import { buildBoard, buildCard, buildEvaluation, buildTeam } from '../../test/factories.ts';
 import { call, describeEachDatabase } from '../../test/harness.ts';
 import { userCaller } from '../shared/caller.ts';
 import { boardAnswersOf } from '../shared/boardAnswers.ts';
@@ -185,6 +185,138 @@ describeEachDatabase(
       );
       expect(removed.status).toBe(200);
       expect((await check('an evaluation deleted')).evaluations.map((e) => e.ID)).not.toContain(second);
+    });
+
+    /** Evaluations on both cards over the last `days` days, 1 to 5 a day, some failing, by two members. */
+    async function history(s: Setup, days: number) {
+      const now = env.clock.now();
+      const ids: number[] = [];
+      for (let d = days; d >= 1; d--)
+        for (let k = 0; k < 1 + (d % 5); k++) {
+          const row = await buildEvaluation(env, s.team.org, {
+            board: s.board,
+            card: k % 2 ? s.spare : s.card,
+            user: k % 3 ? s.team.evaluator : s.team.admin,
+            completedAt: now - d * DAY - k * 60_000,
+            pass: (d + k) % 4 !== 0,
+          });
+          ids.push(row.id);
+        }
+      return ids;
+    }
+
+    it("writes a changed board's answer from the rows of the days changed since, and the older ones as kept", async () => {
+      const s = await setup();
+      const ids = await history(s, 15);
+      expect(await view(s, s.team.admin.cookie)).toEqual(await fresh(s, s.team.admin));
+      // A row of ten days ago changed with its day's revision put back as it was, as though no trigger had
+      // seen it; then a completion today.
+      const now = env.clock.now();
+      const old = await env.db
+        .selectFrom('evaluations')
+        .select(['id', 'completed_at'])
+        .where('id', 'in', ids)
+        .where('completed_at', '<=', now - 10 * DAY)
+        .where('completed_at', '>', now - 11 * DAY)
+        .executeTakeFirstOrThrow();
+      const day = Math.floor(old.completed_at! / DAY);
+      const dayRevision = () =>
+        env.db
+          .selectFrom('board_day_revisions')
+          .select('revision')
+          .where('board_id', '=', s.board.id)
+          .where('day', '=', day)
+          .executeTakeFirstOrThrow();
+      const { revision } = await dayRevision();
+      await env.db.updateTable('evaluations').set({ has_feedback: 1 }).where('id', '=', old.id).execute();
+      expect((await dayRevision()).revision).not.toEqual(revision);
+      await env.db
+        .updateTable('board_day_revisions')
+        .set({ revision })
+        .where('board_id', '=', s.board.id)
+        .where('day', '=', day)
+        .execute();
+      const today = await completeOne(s, s.team.evaluator.cookie);
+
+      const here = await view(s, s.team.admin.cookie);
+      const truth = await fresh(s, s.team.admin);
+      expect(truth.evaluations.find((e) => e.ID === old.id)?.hasFeedback).toBe(true);
+      // Today's day was read again; the older row is the one kept, not read again.
+      expect(here.evaluations.map((e) => e.ID)).toContain(today);
+      expect(here).toEqual({
+        ...truth,
+        evaluations: truth.evaluations.map((e) => (e.ID === old.id ? { ...e, hasFeedback: false } : e)),
+      });
+      // Its day changed as the triggers change it: read again, here and on the other server.
+      await env.db.updateTable('evaluations').set({ has_feedback: 1 }).where('id', '=', old.id).execute();
+      expect(await view(s, s.team.admin.cookie)).toEqual(await fresh(s, s.team.admin));
+      expect(await viewElsewhere(s, s.team.admin)).toEqual(await fresh(s, s.team.admin));
+    });
+
+    it('answers what reading afresh answers after any sequence of writes, on this server and on another', async () => {
+      const s = await setup();
+      const ids = await history(s, 24);
+      const members = [s.team.admin, s.team.evaluator, s.team.viewer];
+      // A seeded sequence (the same every run): x_{n+1} = 48271 x_n mod 2^31 - 1.
+      let seed = 20261129;
+      const random = (n: number) => (seed = (seed * 48271) % 2147483647) % n;
+      const now = env.clock.now();
+      const pick = () => ids[random(ids.length)]!;
+      const writes: [string, () => Promise<unknown>][] = [
+        ['a completion today', async () => ids.push(await completeOne(s, s.team.evaluator.cookie))],
+        [
+          'a completion of an earlier day (a device’s time)',
+          async () =>
+            ids.push(
+              (
+                await buildEvaluation(env, s.team.org, {
+                  board: s.board,
+                  card: random(2) ? s.card : s.spare,
+                  user: s.team.admin,
+                  completedAt: now - random(40) * DAY - random(DAY),
+                  pass: random(2) === 0,
+                })
+              ).id,
+            ),
+        ],
+        [
+          'feedback flag',
+          () => env.db.updateTable('evaluations').set({ has_feedback: 1 }).where('id', '=', pick()).execute(),
+        ],
+        [
+          'moved to another day',
+          () =>
+            env.db
+              .updateTable('evaluations')
+              .set({ completed_at: now - random(30) * DAY - random(DAY) })
+              .where('id', '=', pick())
+              .execute(),
+        ],
+        ['deleted', () => env.db.deleteFrom('evaluations').where('id', '=', pick()).execute()],
+        [
+          'the spare card taken off, or put back',
+          async () => {
+            const on = await env.db
+              .deleteFrom('board_cards')
+              .where('board_id', '=', s.board.id)
+              .where('card_id', '=', s.spare.id)
+              .executeTakeFirst();
+            if (Number(on.numDeletedRows) === 0)
+              await env.db
+                .insertInto('board_cards')
+                .values({ org_id: s.team.org.id, board_id: s.board.id, card_id: s.spare.id, created_at: now })
+                .execute();
+          },
+        ],
+      ];
+      for (let step = 0; step < 30; step++) {
+        const [what, write] = writes[random(writes.length)]!;
+        await write();
+        const member = members[random(members.length)]!;
+        const truth = await fresh(s, member);
+        expect(await view(s, member.cookie), `step ${step}: ${what}`).toEqual(truth);
+        if (step % 3 === 0) expect(await viewElsewhere(s, member), `step ${step}: ${what}`).toEqual(truth);
+      }
     });
 
     it('keeps no answer for a start older than the window (moved to the window, a new instant at every call)', async () => {

@@ -52,14 +52,14 @@ describe('BoardAnswers', () => {
       Array.from({ length: n }, () => 1),
     )!;
 
-  it('serves an answer at the revision it was kept at only, and drops it at another', () => {
+  it('keeps an answer with its revision and basis, counting the basis in its bytes', () => {
     const answers = new BoardAnswers();
     const answer = kept(3);
-    answers.set('b1', '7', answer);
-    expect(answers.get('b1', '7')).toBe(answer);
-    expect(answers.get('b1', '8')).toBeUndefined();
-    expect(answers.get('b1', '7')).toBeUndefined();
-    expect(answers.stats).toEqual({ entries: 0, bytes: 0 });
+    const basis = { rows: [1, 2, 3] };
+    answers.set('b1', '7', answer, basis, 1000);
+    expect(answers.get('b1')).toEqual({ revision: '7', answer, basis, size: answer.size + 1000 });
+    expect(answers.get('b2')).toBeUndefined();
+    expect(answers.stats).toEqual({ entries: 1, bytes: answer.size + 1000 });
   });
 
   it('stays within its bytes, dropping the least recently used first', () => {
@@ -68,16 +68,20 @@ describe('BoardAnswers', () => {
     answers.set('a', '1', one);
     answers.set('b', '1', kept(10));
     answers.set('c', '1', kept(10));
-    expect(answers.get('a', '1')).toBe(one); // a is now the most recently used
+    expect(answers.get('a')?.answer).toBe(one); // a is now the most recently used
     answers.set('d', '1', kept(10));
     expect(answers.stats.entries).toBe(3);
     expect(answers.stats.bytes).toBeLessThanOrEqual(one.size * 3);
-    expect(answers.get('b', '1')).toBeUndefined();
-    expect(answers.get('a', '1')).toBe(one);
-    // An answer larger than the whole limit is not kept, and drops nothing.
+    expect(answers.get('b')).toBeUndefined();
+    expect(answers.get('a')?.answer).toBe(one);
+    // An answer larger than the whole limit is not kept, and drops nothing else.
     answers.set('huge', '1', kept(100));
-    expect(answers.get('huge', '1')).toBeUndefined();
+    expect(answers.get('huge')).toBeUndefined();
     expect(answers.stats.entries).toBe(3);
+    // Nor is one whose basis makes it so; the key's older answer goes.
+    answers.set('a', '2', kept(1), undefined, one.size * 4);
+    expect(answers.get('a')).toBeUndefined();
+    expect(answers.stats.entries).toBe(2);
   });
 
   it('replaces the answer of a key kept again', () => {
@@ -86,6 +90,7 @@ describe('BoardAnswers', () => {
     const newer = kept(4);
     answers.set('a', '2', newer);
     expect(answers.stats).toEqual({ entries: 1, bytes: newer.size });
-    expect(answers.get('a', '2')).toBe(newer);
+    expect(answers.get('a')?.revision).toBe('2');
+    expect(answers.get('a')?.answer).toBe(newer);
   });
 });

@@ -11,7 +11,8 @@
  * reads again.
  *
  * Kept once for every member: written with `isUsers` false throughout, and each member's own evaluations
- * (known by their user ids) set to true on the way out.
+ * (known by their user ids) set to true on the way out. Kept with what it was written from (its basis), so
+ * that the answer at the board's next revision reads again only the days changed since (decision 0786).
  */
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/index.ts';
@@ -93,44 +94,49 @@ export class KeptAnswer<T> {
   }
 }
 
-interface Entry {
+/** An answer kept at a revision, with what it was written from (its basis, for the next revision's). */
+export interface Kept<T = unknown, B = unknown> {
   revision: string;
-  answer: KeptAnswer<unknown>;
+  answer: KeptAnswer<T>;
+  basis: B | undefined;
+  /** The answer's bytes and the basis' estimated bytes. */
+  size: number;
 }
 
 /** One database's kept answers, least recently used first, within BOARD_ANSWERS_BYTES. */
 export class BoardAnswers {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new Map<string, Kept>();
   private bytes = 0;
 
   constructor(private readonly limit = BOARD_ANSWERS_BYTES) {}
 
-  /** The answer kept under `key` at `revision`, or undefined (one at another revision is dropped). */
-  get<T>(key: string, revision: string): KeptAnswer<T> | undefined {
+  /**
+   * What is kept under `key`, at whatever revision (now the most recently used): the caller sends its answer
+   * only at the board's revision, and may write the next one from its basis (decision 0786).
+   */
+  get<T, B>(key: string): Kept<T, B> | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     this.entries.delete(key);
-    if (entry.revision !== revision) {
-      this.bytes -= entry.answer.size;
-      return undefined;
-    }
     this.entries.set(key, entry);
-    return entry.answer as KeptAnswer<T>;
+    return entry as Kept<T, B>;
   }
 
-  set(key: string, revision: string, answer: KeptAnswer<unknown>): void {
-    if (answer.size > this.limit) return;
+  /** Keeps `answer` at `revision` under `key`, with its basis, whose bytes are estimated as `basisBytes`. */
+  set<B>(key: string, revision: string, answer: KeptAnswer<unknown>, basis?: B, basisBytes = 0): void {
+    const size = answer.size + basisBytes;
     const old = this.entries.get(key);
     if (old) {
       this.entries.delete(key);
-      this.bytes -= old.answer.size;
+      this.bytes -= old.size;
     }
-    this.entries.set(key, { revision, answer });
-    this.bytes += answer.size;
+    if (size > this.limit) return;
+    this.entries.set(key, { revision, answer, basis, size });
+    this.bytes += size;
     for (const [oldest, entry] of this.entries) {
       if (this.bytes <= this.limit) break;
       this.entries.delete(oldest);
-      this.bytes -= entry.answer.size;
+      this.bytes -= entry.size;
     }
   }
 

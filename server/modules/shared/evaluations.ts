@@ -806,16 +806,76 @@ export async function boardEvaluations(
   if (revision === null) return writeBoardEvaluations(db, caller, { boardId, since, days }, board);
   const answers = boardAnswersOf(db);
   const key = `${caller.orgId}:${boardId}:${zone}:${since}:${end}`;
-  const kept = answers.get<BoardEvaluations>(key, revision);
-  if (kept) return kept.for(caller.who.userId!);
-  // Written for nobody (every isUsers false), kept, then sent as the caller is sent it.
+  const kept = answers.get<BoardEvaluations, BoardBasis>(key);
+  if (kept?.revision === revision) return kept.answer.for(caller.who.userId!);
+  // Written for nobody (every isUsers false), kept, then sent as the caller is sent it. The days' revisions
+  // are read after the board's and before the rows: an answer kept at an older revision gives the rows of
+  // the days before the first one changed since (decision 0786).
   const nobody: Caller = { ...caller, who: { ...caller.who, userId: NOBODY } };
-  const owners: (number | null)[] = [];
-  const written = await writeBoardEvaluations(db, nobody, { boardId, since, days }, board, owners);
-  const answer = KeptAnswer.of(written, owners);
+  const keeping: Keeping = {
+    owners: [],
+    dayRevisions: await dayRevisionsOf(db, boardId, since),
+    before: kept?.basis,
+    newestFirst: [],
+  };
+  const written = await writeBoardEvaluations(db, nobody, { boardId, since, days }, board, keeping);
+  const answer = KeptAnswer.of(written, keeping.owners);
   if (!answer) return writeBoardEvaluations(db, caller, { boardId, since, days }, board);
-  answers.set(key, revision, answer);
+  const basis: BoardBasis = { dayRevisions: keeping.dayRevisions, newestFirst: keeping.newestFirst };
+  answers.set(key, revision, answer, basis, basisBytes(basis));
   return answer.for(caller.who.userId!);
+}
+
+/** A column's name without its table's. */
+type Unqualified<T> = T extends `evaluations.${infer C extends keyof EvaluationRow}` ? C : never;
+
+/** A row of the board view as a member's call reads it (an anonymous key's adds two columns). */
+type BoardRow = Pick<EvaluationRow, Unqualified<(typeof boardViewColumns)[number]>> &
+  Partial<Pick<EvaluationRow, 'anon_key_id' | 'started_at'>>;
+
+/** What a kept answer was written from (decision 0786). */
+interface BoardBasis {
+  /** The board's revision of each UTC day of the window, read before the rows. */
+  dayRevisions: Map<number, string>;
+  /** The window's rows, newest first. */
+  newestFirst: BoardRow[];
+}
+
+/** A member's answer written to be kept: what it is kept with, and what it may be written from. */
+interface Keeping {
+  /** Receives each listed evaluation's user id, in the answer's order. */
+  owners: (number | null)[];
+  /** The days' revisions, read before the rows. */
+  dayRevisions: Map<number, string>;
+  /** The answer kept at an older revision: its rows before the first day changed since are taken as they are. */
+  before: BoardBasis | undefined;
+  /** Receives the window's rows, newest first. */
+  newestFirst: BoardRow[];
+}
+
+/** Rough bytes of a basis in memory, counted with its answer's within BOARD_ANSWERS_BYTES. */
+const basisBytes = (basis: BoardBasis) => basis.newestFirst.length * 300 + basis.dayRevisions.size * 64;
+
+/** The board's revision of each UTC day from the one holding `since` (migration 0032). */
+async function dayRevisionsOf(db: Db, boardId: number, since: number): Promise<Map<number, string>> {
+  const rows = await db
+    .selectFrom('board_day_revisions')
+    .select(['day', 'revision'])
+    .where('board_id', '=', boardId)
+    .where('day', '>=', Math.floor(since / DAY))
+    .execute();
+  return new Map(rows.map((row) => [Number(row.day), String(row.revision)]));
+}
+
+/**
+ * The first instant whose rows may be other than those read with the days' revisions `before`: the start of
+ * the earliest UTC day whose revision is not the same `now` (Infinity when none changed).
+ */
+export function changedFrom(before: ReadonlyMap<number, string>, now: ReadonlyMap<number, string>): number {
+  let first = Infinity;
+  for (const [day, revision] of now) if (day < first && before.get(day) !== revision) first = day;
+  for (const day of before.keys()) if (day < first && !now.has(day)) first = day;
+  return first * DAY;
 }
 
 /** A user id no row has (ids start at 1): the caller of an answer written for every member alike. */
@@ -837,14 +897,14 @@ async function boardWithRevision(db: Db, caller: Caller, boardId: number) {
 
 /**
  * The board view's answer read and written (boardEvaluations above). With `board` its check is done already;
- * `owners` (when given) receives each listed evaluation's user id, in the answer's order.
+ * with `keeping`, the answer is a member's to be kept (Keeping).
  */
 async function writeBoardEvaluations(
   db: Db,
   caller: Caller,
   { boardId, since, days }: { boardId: number; since: number; days: LocalDays['days'] },
   checked?: { id: number },
-  owners?: (number | null)[],
+  keeping?: Keeping,
 ): Promise<JsonText<BoardEvaluations>> {
   // Every row is this board's, and a member's own are told by user_id alone (isOwn): a member's view reads 10
   // of the 13 columns, a fifth less of the statement's time (decision 0626); an anonymous key's reads all.
@@ -862,20 +922,32 @@ async function writeBoardEvaluations(
   // PostgreSQL they go on three pooled connections at once, one round trip's wait instead of three
   // (decision 0757); on SQLite they run one after another as before. Rows read for a board the check then
   // refuses are dropped unseen (and are the caller's organisation's in any case).
-  const [board, window, cards] = await Promise.all([
-    checked ?? findCallersBoard(db, caller, boardId),
+  const windowFrom = (from: number): Promise<BoardRow[]> =>
     boardRows()
-      .where('evaluations.completed_at', '>=', since)
+      .where('evaluations.completed_at', '>=', from)
       .orderBy('evaluations.completed_at', 'desc')
       .orderBy('evaluations.id', 'desc')
-      .execute(),
+      .execute();
+  // An answer kept at an older revision (decision 0786): the rows from the first day changed since are read,
+  // usually today's; the older ones are those it was written from, the same in the database (their days'
+  // revisions are unchanged, and were read before them then and before these rows now).
+  const before = keeping?.before;
+  const from = before ? changedFrom(before.dayRevisions, keeping!.dayRevisions) : since;
+  const [board, window, cards] = await Promise.all([
+    checked ?? findCallersBoard(db, caller, boardId),
+    before
+      ? (from === Infinity ? Promise.resolve([]) : windowFrom(Math.max(from, since))).then((fresh) =>
+          fresh.concat(before.newestFirst.filter((row) => row.completed_at! < from)),
+        )
+      : windowFrom(since),
     liveCardsOfBoard(db, { orgId: caller.orgId, boardId }),
   ]);
+  if (keeping) keeping.newestFirst = window;
   const { listed, moreDays, perCard } = lastPerDay(window, days);
 
   const short = cards.map((c) => c.id).filter((id) => (perCard.get(id) ?? 0) < LAST_EVALUATIONS_COUNT);
 
-  let older: typeof window = [];
+  let older: BoardRow[] = [];
   if (short.length) {
     // One statement for all those cards: each part reads its card's newest rows from the index.
     const lastOf = (cardId: number) =>
@@ -896,7 +968,7 @@ async function writeBoardEvaluations(
     older.sort((a, b) => a.completed_at! - b.completed_at! || a.id - b.id);
   }
   const rows = older.length ? [...older, ...listed] : listed;
-  if (owners) for (const row of rows) owners.push(row.user_id);
+  if (keeping) for (const row of rows) keeping.owners.push(row.user_id);
   // Written as JSON here (decision 0775): the server sends it as it is, without the response check's copy.
   return JsonText.of<BoardEvaluations>({
     evaluations: rows.map((row) =>
