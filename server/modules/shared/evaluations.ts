@@ -817,11 +817,14 @@ export async function boardEvaluations(
     dayRevisions: await dayRevisionsOf(db, boardId, since),
     before: kept?.basis,
     newestFirst: [],
+    rows: [],
+    spans: new Uint32Array(0),
   };
   const written = await writeBoardEvaluations(db, nobody, { boardId, since, days }, board, keeping);
   const answer = KeptAnswer.of(written, keeping.owners);
   if (!answer) return writeBoardEvaluations(db, caller, { boardId, since, days }, board);
-  const basis: BoardBasis = { dayRevisions: keeping.dayRevisions, newestFirst: keeping.newestFirst };
+  const { dayRevisions, newestFirst, rows, spans } = keeping;
+  const basis: BoardBasis = { dayRevisions, newestFirst, rows, spans, bytes: answer.bytes };
   answers.set(key, revision, answer, basis, basisBytes(basis));
   return answer.for(caller.who.userId!);
 }
@@ -839,6 +842,11 @@ interface BoardBasis {
   dayRevisions: Map<number, string>;
   /** The window's rows, newest first. */
   newestFirst: BoardRow[];
+  /** The answer's rows, in its order, and where each one's JSON starts and ends in `bytes`. */
+  rows: readonly BoardRow[];
+  spans: Uint32Array;
+  /** The answer's bytes (every isUsers false). */
+  bytes: Buffer;
 }
 
 /** A member's answer written to be kept: what it is kept with, and what it may be written from. */
@@ -851,10 +859,14 @@ interface Keeping {
   before: BoardBasis | undefined;
   /** Receives the window's rows, newest first. */
   newestFirst: BoardRow[];
+  /** Receive the answer's rows and their spans. */
+  rows: readonly BoardRow[];
+  spans: Uint32Array;
 }
 
-/** Rough bytes of a basis in memory, counted with its answer's within BOARD_ANSWERS_BYTES. */
-const basisBytes = (basis: BoardBasis) => basis.newestFirst.length * 300 + basis.dayRevisions.size * 64;
+/** Rough bytes of a basis in memory, counted with its answer's within BOARD_ANSWERS_BYTES (its bytes are the answer's). */
+const basisBytes = (basis: BoardBasis) =>
+  basis.newestFirst.length * 300 + basis.spans.byteLength + basis.dayRevisions.size * 64;
 
 /** The board's revision of each UTC day from the one holding `since` (migration 0032). */
 async function dayRevisionsOf(db: Db, boardId: number, since: number): Promise<Map<number, string>> {
@@ -968,14 +980,76 @@ async function writeBoardEvaluations(
     older.sort((a, b) => a.completed_at! - b.completed_at! || a.id - b.id);
   }
   const rows = older.length ? [...older, ...listed] : listed;
-  if (keeping) for (const row of rows) keeping.owners.push(row.user_id);
+  const present = (row: BoardRow) =>
+    presentEvaluation(caller, { board_id: board.id, anon_key_id: null, started_at: 0, ...row });
+  if (keeping) {
+    for (const row of rows) keeping.owners.push(row.user_id);
+    const { text, spans } = keptAnswerText(rows, present, moreDays, keeping.before);
+    keeping.rows = rows;
+    keeping.spans = spans;
+    return text;
+  }
   // Written as JSON here (decision 0775): the server sends it as it is, without the response check's copy.
-  return JsonText.of<BoardEvaluations>({
-    evaluations: rows.map((row) =>
-      presentEvaluation(caller, { board_id: board.id, anon_key_id: null, started_at: 0, ...row }),
-    ),
-    moreDays,
-  });
+  return JsonText.of<BoardEvaluations>({ evaluations: rows.map(present), moreDays });
+}
+
+const EVALUATIONS_OPEN = '{"evaluations":[';
+
+/**
+ * A kept answer's text, as JsonText.of writes it, and where each row's JSON is in it (decision 0786). Written
+ * again after a change (`before`), the rows it held are copied from its bytes, runs of them in one copy,
+ * and only the rows new to it are presented and written.
+ */
+function keptAnswerText(
+  rows: readonly BoardRow[],
+  present: (row: BoardRow) => Evaluation,
+  moreDays: BoardDayTotals[],
+  before: BoardBasis | undefined,
+): { text: JsonText<BoardEvaluations>; spans: Uint32Array } {
+  const at = new Map<BoardRow, number>();
+  if (before) for (let i = 0; i < before.rows.length; i++) at.set(before.rows[i]!, i);
+  // Pieces in order: JSON to write, or a run [from, to) of the bytes before.
+  const pieces: (string | [number, number])[] = [EVALUATIONS_OPEN];
+  const spans = new Uint32Array(rows.length * 2);
+  let size = EVALUATIONS_OPEN.length;
+  let run: [number, number] | undefined;
+  let last = -2;
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    const old = at.get(row);
+    if (old !== undefined) {
+      const from = before!.spans[old * 2]!;
+      const to = before!.spans[old * 2 + 1]!;
+      if (run && old === last + 1) {
+        // The next row of a run: its comma and its text follow in the bytes before.
+        size += from - run[1];
+        run[1] = to;
+      } else {
+        if (i) pieces.push(',');
+        size += i ? 1 : 0;
+        pieces.push((run = [from, to]));
+      }
+      spans[i * 2] = size;
+      size += to - from;
+      last = old;
+    } else {
+      const json = `${i ? ',' : ''}${JSON.stringify(present(row))}`;
+      pieces.push(json);
+      spans[i * 2] = size + (i ? 1 : 0);
+      size += Buffer.byteLength(json);
+      run = undefined;
+      last = -2;
+    }
+    spans[i * 2 + 1] = size;
+  }
+  const tail = `],"moreDays":${JSON.stringify(moreDays)}}`;
+  const bytes = Buffer.allocUnsafe(size + Buffer.byteLength(tail));
+  let to = 0;
+  for (const piece of pieces)
+    to +=
+      typeof piece === 'string' ? bytes.write(piece, to) : before!.bytes.copy(bytes, to, piece[0], piece[1]);
+  bytes.write(tail, to);
+  return { text: new JsonText<BoardEvaluations>(bytes), spans };
 }
 
 /** The search calls' page: completed evaluations matching the filter, newest first, one page. */
