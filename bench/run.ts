@@ -11,6 +11,7 @@ import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   closeSync,
+  copyFileSync,
   existsSync,
   fsyncSync,
   mkdirSync,
@@ -30,7 +31,7 @@ import { openDatabase, type Database } from '../server/db/index.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import { evaluationsStart } from '../web/features/evaluations/calendar.ts';
 import { explainHotQueries, type HotContext, type Location } from './explain.ts';
-import { Client, load, sequential, type Stats } from './http.ts';
+import { load, sequential, stats, TimedClient, type Stats } from './http.ts';
 import { bareExcel, getBoardsSideBySide, startBare, type SideBySide } from './overhead.ts';
 import { graph } from './graph.ts';
 import {
@@ -373,7 +374,7 @@ function compileServer(): string {
 
 interface Server {
   child: ChildProcess;
-  client: Client;
+  client: TimedClient;
   /** How many of a call's requests so far took at most each bucket's time, timed in the server. */
   timesInServer(call: string): Promise<ServerReading>;
   stop(): Promise<void>;
@@ -492,7 +493,7 @@ async function startServer(databaseUrl: string): Promise<Server> {
     child.once('message', (message: { port: number }) => resolve(message.port));
     child.once('exit', (code) => reject(new Error(`the benchmark server exited (${code}) before listening`)));
   });
-  const client = new Client(port, CONCURRENCY + 8);
+  const client = new TimedClient(port, CONCURRENCY + 8);
   return {
     child,
     client,
@@ -553,27 +554,29 @@ interface Figures {
 
 /**
  * add-evaluation then add-results, each evaluator a worker with a session of its own. Each evaluator starts
- * PER_EVALUATOR evaluations to complete at a human pace, and with `saturation` as many again to complete as
- * fast as possible.
+ * `perEvaluator` (PER_EVALUATOR) evaluations to complete at a human pace, and with `saturation` as many again
+ * to complete as fast as possible. `pacedInto` receives the paced completions' latencies.
  */
 async function addResultsUnderLoad(
   server: Server,
   f: Fixture,
   saturation: boolean,
+  { perEvaluator = PER_EVALUATOR, pacedInto }: { perEvaluator?: number; pacedInto?: number[] } = {},
 ): Promise<{ addEvaluation: Stats; paced: Stats; pacedInServer: TimesInServer; closed: Stats | undefined }> {
   const { client } = server;
   const rounds = saturation ? 2 : 1;
   const started: number[][] = f.evaluators.map(() => []);
   const cards = f.evaluators.map((_, worker) =>
-    Array.from({ length: rounds * PER_EVALUATOR }, (_, j) => {
+    Array.from({ length: rounds * perEvaluator }, (_, j) => {
       const board = f.boards[(worker * 7 + j) % f.boards.length]!;
       return { boardID: board.id, cardID: board.cardIds[j % board.cardIds.length]! };
     }),
   );
-  const addEvaluation = await load(f.evaluators.length, rounds * PER_EVALUATOR, async (worker, j) => {
+  const addEvaluation = await load(f.evaluators.length, rounds * perEvaluator, async (worker, j) => {
     const answer = await client.call(api.addEvaluation.path, cards[worker]![j], {
       cookie: f.evaluators[worker]!.cookie,
       idempotencyKey: randomUUID(),
+      keepBody: true,
     });
     expectOk(answer, 'add-evaluation');
     started[worker]!.push((JSON.parse(answer.body.toString()) as { id: number }).id);
@@ -600,20 +603,25 @@ async function addResultsUnderLoad(
   const before = await server.timesInServer('addResults');
   const clientLoop = monitorEventLoopDelay({ resolution: LOOP_MONITOR_TICK_MS });
   clientLoop.enable();
-  const addResultsPaced = await load(f.evaluators.length, PER_EVALUATOR, async (worker, j) => {
-    await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 * THINK_MS));
-    return addResults(worker, j);
-  });
+  const addResultsPaced = await load(
+    f.evaluators.length,
+    perEvaluator,
+    async (worker, j) => {
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 * THINK_MS));
+      return addResults(worker, j);
+    },
+    pacedInto,
+  );
   clientLoop.disable();
   const pacedInServer = timesBetween(
     before,
     await server.timesInServer('addResults'),
-    f.evaluators.length * PER_EVALUATOR,
+    f.evaluators.length * perEvaluator,
     { maxMs: heldUpMs(clientLoop.max / 1e6), p99Ms: heldUpMs(clientLoop.percentile(99) / 1e6) },
   );
   // Saturation: every evaluator submits again the moment the last answer arrives.
   const addResultsClosed = saturation
-    ? await load(f.evaluators.length, PER_EVALUATOR, (worker, j) => addResults(worker, PER_EVALUATOR + j))
+    ? await load(f.evaluators.length, perEvaluator, (worker, j) => addResults(worker, perEvaluator + j))
     : undefined;
   return { addEvaluation, paced: addResultsPaced, pacedInServer, closed: addResultsClosed };
 }
@@ -647,24 +655,30 @@ async function measure(dialect: 'sqlite' | 'postgres', databaseUrl: string, f: F
   let server = await startServer(databaseUrl);
   const { client } = server;
   const { ownerCookie } = f;
-  const getEvaluations = (i: number, acceptEncoding?: string) =>
+  // Timed calls leave the answer's body in the client's worker (decision 0788); keepBody brings it here.
+  const getEvaluations = (i: number, acceptEncoding?: string, keepBody = false) =>
     client.call(
       api.getEvaluations.path,
       { boardID: f.boards[i % f.boards.length]!.id, startDateTime: boardViewStart() },
-      { cookie: ownerCookie, ...(acceptEncoding ? { acceptEncoding } : {}) },
+      { cookie: ownerCookie, keepBody, ...(acceptEncoding ? { acceptEncoding } : {}) },
     );
   const page1 = { isEditing: true, quantity: 48, maxDateTime: f.maxDateTime };
   const pageN = { ...page1, ...f.page1000 };
-  const search = (body: object) => client.call(api.searchEvaluations.path, body, { cookie: ownerCookie });
+  const search = (body: object, keepBody = false) =>
+    client.call(api.searchEvaluations.path, body, { cookie: ownerCookie, keepBody });
 
   // Warm up: first compilations, caches.
   for (let i = 0; i < 60; i++) {
     expectOk(await getEvaluations(i), 'get-evaluations');
     expectOk(await search(i % 2 ? page1 : pageN), 'search-evaluations');
   }
-  const sample = JSON.parse((await getEvaluations(0)).body.toString()) as { evaluations: unknown[] };
+  const sample = JSON.parse((await getEvaluations(0, undefined, true)).body.toString()) as {
+    evaluations: unknown[];
+  };
   say(`  get-evaluations answers ${sample.evaluations.length} evaluations for a board`);
-  const pageCheck = JSON.parse((await search(pageN)).body.toString()) as { evaluations: { ID: number }[] };
+  const pageCheck = JSON.parse((await search(pageN, true)).body.toString()) as {
+    evaluations: { ID: number }[];
+  };
   if (pageCheck.evaluations.length !== 48)
     throw new Error(`page ${PAGE} has ${pageCheck.evaluations.length} rows`);
 
@@ -690,8 +704,8 @@ async function measure(dialect: 'sqlite' | 'postgres', databaseUrl: string, f: F
     ...(await sequential(SAMPLES, (i) =>
       timed(getEvaluations(i, COMPRESSED), 'get-evaluations, compressed'),
     )),
-    bytes: compressedSample.body.length,
-    plainBytes: (await getEvaluations(0)).body.length,
+    bytes: compressedSample.bytes,
+    plainBytes: (await getEvaluations(0)).bytes,
   };
   const searchPage1 = await sequential(SAMPLES, () => timed(search(page1), 'search page 1'));
   const searchPageN = await sequential(SAMPLES, () => timed(search(pageN), `search page ${PAGE}`));
@@ -706,7 +720,7 @@ async function measure(dialect: 'sqlite' | 'postgres', databaseUrl: string, f: F
 
   // Per-request overhead: get-boards through the app against bare Fastify and the driver, A B A B.
   const bare = await startBare(databaseUrl, f.orgId);
-  const getBoards = await getBoardsSideBySide(client, bare.client, ownerCookie, () =>
+  const getBoards = await getBoardsSideBySide(client.inProcess, bare.client, ownerCookie, () =>
     os.loadavg().map((v) => Number(v.toFixed(2))),
   );
   await bare.stop();
@@ -976,10 +990,11 @@ async function main() {
 
 /*
  * Scale shape (issue 15, decision 0625; BENCH_SCALE_SHAPE=1, `npm run bench:scale`): per database, seed
- * BENCH_SCALE_FROM evaluations, measure the board view, search, add-results and get-report calls, grow the
- * same database to BENCH_SCALE_TO (bench/seed.ts `grow`: more evaluations over the same two years, or with
- * BENCH_SCALE_GROWTH=longer in the years before them), measure again in a fresh server process, and print
- * both p95s and their ratio (target: at most 1.5x).
+ * BENCH_SCALE_FROM evaluations, copy that database and grow the copy to BENCH_SCALE_TO (bench/seed.ts
+ * `grow`: more evaluations over the same two years, or with BENCH_SCALE_GROWTH=longer in the years before
+ * them), then measure the board view, search, add-results and get-report calls of both side by side, a
+ * server on each, in rounds A B B A… (decision 0787), and print both p95s and their ratio (target: at most
+ * 1.5x).
  */
 const SCALE_FROM = numberSetting('BENCH_SCALE_FROM', 100_000);
 const SCALE_TO = numberSetting('BENCH_SCALE_TO', 1_000_000);
@@ -992,6 +1007,14 @@ function growthSetting(value: string | undefined): Growth {
   throw new Error(`BENCH_SCALE_GROWTH: busier or longer, not ${value}`);
 }
 const SHAPE_TARGET = 1.5;
+/** Rounds of the side-by-side measurement (decision 0787): A B B A…, SHAPE_SAMPLES split among them. */
+const SCALE_ROUNDS = numberSetting('BENCH_SCALE_ROUNDS', 4);
+/**
+ * Samples of each call at each size (BENCH_SAMPLES, default 1,200 here against `npm run bench`'s 300): a
+ * ratio of two p95s carries the sampling error of both, and a p95 of 300 is the 15th slowest, moved by
+ * a single hiccup of the host (decision 0787).
+ */
+const SHAPE_SAMPLES = numberSetting('BENCH_SAMPLES', 1_200);
 const ZONE = process.env.BENCH_TIME_ZONE || 'Europe/London';
 
 interface ShapeFigures {
@@ -1026,114 +1049,212 @@ const SHAPE_CALLS: [label: string, pick: (f: ShapeFigures) => Stats][] = [
   ['get-report, one item by day, 365 days, cards in turn', (f) => f.reportItemDays],
 ];
 
-async function measureShape(databaseUrl: string, f: Fixture, evaluations: number): Promise<ShapeFigures> {
-  const loadBefore = os.loadavg()[0]!;
-  const server = await startServer(databaseUrl);
-  try {
-    const { client } = server;
-    const cookie = { cookie: f.ownerCookie };
-    const getEvaluations = (i: number, acceptEncoding?: string) =>
-      client.call(
-        api.getEvaluations.path,
-        { boardID: f.boards[i % f.boards.length]!.id, startDateTime: boardViewStart() },
-        { ...cookie, ...(acceptEncoding ? { acceptEncoding } : {}) },
-      );
-    const page1 = { isEditing: true, quantity: 48, maxDateTime: f.maxDateTime };
-    const pageN = { ...page1, ...f.page1000 };
-    const search = (body: object) => client.call(api.searchEvaluations.path, body, cookie);
-    const cardIds = f.boards.flatMap((b) => b.cardIds);
-    const report = (setting: object) => client.call(api.getReport.path, { setting, timeZone: ZONE }, cookie);
-    const days = graph({});
-    const items = (i: number) =>
-      graph({
-        card_id: cardIds[i % cardIds.length]!,
-        start_number: 365,
-        time_division: 'Custom Interval',
-        type: 'Bar',
-      });
-    // A Pass/Fail item (position 2) of each card in turn, by local day.
-    const itemDays = (i: number) =>
-      graph({
-        card_item_id: f.itemsOf.get(cardIds[i % cardIds.length]!)!.find((item) => item.position === 2)!.id,
-        start_number: 365,
-      });
-    const timed = async (answer: Promise<{ status: number; body: Buffer; ms: number }>, what: string) => {
-      const done = await answer;
-      expectOk(done, what);
-      return done.ms;
-    };
+/** The measured calls of the scale shape: ShapeFigures' fields that hold a call's latencies. */
+type ShapeCall = Exclude<keyof ShapeFigures, 'evaluations' | 'load'>;
 
-    // Warm up: first compilations, caches.
-    for (let i = 0; i < 60; i++) {
-      expectOk(await getEvaluations(i), 'get-evaluations');
-      expectOk(await search(i % 2 ? page1 : pageN), 'search-evaluations');
-      expectOk(await report(i % 2 ? days : items(i)), 'get-report');
-      expectOk(await report(itemDays(i)), 'get-report');
-    }
-    const deep = JSON.parse((await search(pageN)).body.toString()) as { evaluations: unknown[] };
-    if (deep.evaluations.length !== 48) throw new Error(`the deep page has ${deep.evaluations.length} rows`);
-    let rows = 0;
-    for (let i = 0; i < f.boards.length; i++)
-      rows += (JSON.parse((await getEvaluations(i)).body.toString()) as { evaluations: unknown[] })
-        .evaluations.length;
-    const getEvaluationsStats = await sequential(SAMPLES, (i) => timed(getEvaluations(i), 'get-evaluations'));
-    const changes = boardChanges(databaseUrl);
-    const getEvaluationsToday = await sequential(SAMPLES, async (i) => {
-      await changes.change(f.boards[i % f.boards.length]!.id, 'today');
-      return timed(getEvaluations(i), 'get-evaluations, changed today');
-    });
-    const getEvaluationsAfresh = await sequential(SAMPLES, async (i) => {
-      await changes.change(f.boards[i % f.boards.length]!.id, 'afresh');
-      return timed(getEvaluations(i), 'get-evaluations, afresh');
-    });
-    await changes.close();
-    // Every board asked once again since its change: its answer kept, and compressed once.
-    for (let i = 0; i < f.boards.length; i++)
-      expectOk(await getEvaluations(i, COMPRESSED), 'get-evaluations');
-    const getEvaluationsCompressed = await sequential(SAMPLES, (i) =>
-      timed(getEvaluations(i, COMPRESSED), 'get-evaluations, compressed'),
+/** One database of the scale shape's pair, its server, and the latencies taken from it so far. */
+interface ShapeSide {
+  evaluations: number;
+  f: Fixture;
+  server: Server;
+  changes: ReturnType<typeof boardChanges>;
+  samples: Map<ShapeCall, number[]>;
+  /** The next call's number: boards and cards are taken in turn across the rounds. */
+  next: number;
+  /** Evaluations get-evaluations answered a board, on average. */
+  rows: number;
+}
+
+/** The calls of one side, as the scale shape makes them. */
+function shapeCalls(side: ShapeSide) {
+  const { client } = side.server;
+  const { f } = side;
+  const cookie = { cookie: f.ownerCookie };
+  // Timed calls leave the answer's body in the client's worker (decision 0788); keepBody brings it here.
+  const getEvaluations = (i: number, acceptEncoding?: string, keepBody = false) =>
+    client.call(
+      api.getEvaluations.path,
+      { boardID: f.boards[i % f.boards.length]!.id, startDateTime: boardViewStart() },
+      { ...cookie, keepBody, ...(acceptEncoding ? { acceptEncoding } : {}) },
     );
-    const searchPage1 = await sequential(SAMPLES, () => timed(search(page1), 'search page 1'));
-    const searchPageN = await sequential(SAMPLES, () => timed(search(pageN), 'search deep page'));
-    const reportDays = await sequential(SAMPLES, () => timed(report(days), 'get-report'));
-    const reportItems = await sequential(SAMPLES, (i) => timed(report(items(i)), 'get-report'));
-    const reportItemDays = await sequential(SAMPLES, (i) => timed(report(itemDays(i)), 'get-report'));
-    const { paced } = await addResultsUnderLoad(server, f, false);
-    const figures: ShapeFigures = {
-      evaluations,
-      getEvaluations: { ...getEvaluationsStats, rows: Math.round(rows / f.boards.length) },
-      getEvaluationsToday,
-      getEvaluationsAfresh,
-      getEvaluationsCompressed,
-      searchPage1,
-      searchPageN,
-      addResults: paced,
-      reportDays,
-      reportItems,
-      reportItemDays,
-      load: [loadBefore, os.loadavg()[0]!],
-    };
-    for (const [label, pick] of SHAPE_CALLS)
-      say(`  ${label}: p95 ${pick(figures).p95.toFixed(1)} ms (p50 ${pick(figures).p50.toFixed(1)} ms)`);
-    say(`  get-evaluations answers ${figures.getEvaluations.rows} evaluations a board on average`);
-    return figures;
+  const page1 = { isEditing: true, quantity: 48, maxDateTime: f.maxDateTime };
+  const pageN = { ...page1, ...f.page1000 };
+  const search = (body: object, keepBody = false) =>
+    client.call(api.searchEvaluations.path, body, { ...cookie, keepBody });
+  const cardIds = f.boards.flatMap((b) => b.cardIds);
+  const report = (setting: object) => client.call(api.getReport.path, { setting, timeZone: ZONE }, cookie);
+  const days = graph({});
+  const items = (i: number) =>
+    graph({
+      card_id: cardIds[i % cardIds.length]!,
+      start_number: 365,
+      time_division: 'Custom Interval',
+      type: 'Bar',
+    });
+  // A Pass/Fail item (position 2) of each card in turn, by local day.
+  const itemDays = (i: number) =>
+    graph({
+      card_item_id: f.itemsOf.get(cardIds[i % cardIds.length]!)!.find((item) => item.position === 2)!.id,
+      start_number: 365,
+    });
+  return { getEvaluations, page1, pageN, search, report, days, items, itemDays };
+}
+
+const timed = async (answer: Promise<{ status: number; body: Buffer; ms: number }>, what: string) => {
+  const done = await answer;
+  expectOk(done, what);
+  return done.ms;
+};
+
+/** Warms a side up (first compilations, caches), checks its deep page, and counts the board view's rows. */
+async function warmUp(side: ShapeSide) {
+  const { getEvaluations, page1, pageN, search, report, days, items, itemDays } = shapeCalls(side);
+  for (let i = 0; i < 60; i++) {
+    expectOk(await getEvaluations(i), 'get-evaluations');
+    expectOk(await search(i % 2 ? page1 : pageN), 'search-evaluations');
+    expectOk(await report(i % 2 ? days : items(i)), 'get-report');
+    expectOk(await report(itemDays(i)), 'get-report');
+  }
+  const deep = JSON.parse((await search(pageN, true)).body.toString()) as { evaluations: unknown[] };
+  if (deep.evaluations.length !== 48) throw new Error(`the deep page has ${deep.evaluations.length} rows`);
+  let rows = 0;
+  const { boards } = side.f;
+  for (let i = 0; i < boards.length; i++)
+    rows += (
+      JSON.parse((await getEvaluations(i, undefined, true)).body.toString()) as { evaluations: unknown[] }
+    ).evaluations.length;
+  side.rows = Math.round(rows / boards.length);
+}
+
+/**
+ * One round of a side: `perCall` samples of each call, one request at a time, then add-results of the
+ * evaluators at work, `perEvaluator` each. Each board is asked once before the kept answers are timed (the
+ * round before wrote to them), and once as Chromium asks before its compressed answers are.
+ */
+async function shapeRound(side: ShapeSide, perCall: number, perEvaluator: number) {
+  const { getEvaluations, page1, pageN, search, report, days, items, itemDays } = shapeCalls(side);
+  const { boards } = side.f;
+  const take = async (call: ShapeCall, task: (i: number) => Promise<number>) => {
+    const into = side.samples.get(call) ?? [];
+    side.samples.set(call, into);
+    await sequential(perCall, () => task(side.next++), into);
+  };
+  for (let i = 0; i < boards.length; i++) expectOk(await getEvaluations(i), 'get-evaluations');
+  await take('getEvaluations', (i) => timed(getEvaluations(i), 'get-evaluations'));
+  await take('getEvaluationsToday', async (i) => {
+    await side.changes.change(boards[i % boards.length]!.id, 'today');
+    return timed(getEvaluations(i), 'get-evaluations, changed today');
+  });
+  await take('getEvaluationsAfresh', async (i) => {
+    await side.changes.change(boards[i % boards.length]!.id, 'afresh');
+    return timed(getEvaluations(i), 'get-evaluations, afresh');
+  });
+  for (let i = 0; i < boards.length; i++) expectOk(await getEvaluations(i, COMPRESSED), 'get-evaluations');
+  await take('getEvaluationsCompressed', (i) =>
+    timed(getEvaluations(i, COMPRESSED), 'get-evaluations, compressed'),
+  );
+  await take('searchPage1', () => timed(search(page1), 'search page 1'));
+  await take('searchPageN', () => timed(search(pageN), 'search deep page'));
+  await take('reportDays', () => timed(report(days), 'get-report'));
+  await take('reportItems', (i) => timed(report(items(i)), 'get-report'));
+  await take('reportItemDays', (i) => timed(report(itemDays(i)), 'get-report'));
+  const into = side.samples.get('addResults') ?? [];
+  side.samples.set('addResults', into);
+  await addResultsUnderLoad(side.server, side.f, false, { perEvaluator, pacedInto: into });
+}
+
+/**
+ * Both sizes measured side by side (decision 0787): a server on each database, both running, and the same
+ * calls made of each in rounds, in the order A B B A A B…, so that whatever the host does meanwhile (other
+ * work on it, the kernel writing back, a slower minute) falls on both sizes alike. Each figure pools its
+ * rounds' samples: SHAPE_SAMPLES a call, add-results BENCH_RESULTS_PER_EVALUATOR an evaluator, in all.
+ */
+async function measureShapes(
+  sizes: { databaseUrl: string; f: Fixture; evaluations: number }[],
+): Promise<ShapeFigures[]> {
+  const loadBefore = os.loadavg()[0]!;
+  const sides: ShapeSide[] = [];
+  try {
+    for (const { databaseUrl, f, evaluations } of sizes)
+      sides.push({
+        evaluations,
+        f,
+        server: await startServer(databaseUrl),
+        changes: boardChanges(databaseUrl),
+        samples: new Map(),
+        next: 0,
+        rows: 0,
+      });
+    for (const side of sides) await warmUp(side);
+    const perCall = Math.ceil(SHAPE_SAMPLES / SCALE_ROUNDS);
+    const perEvaluator = Math.max(1, Math.ceil(PER_EVALUATOR / SCALE_ROUNDS));
+    for (let round = 0; round < SCALE_ROUNDS; round++) {
+      const order = round % 2 ? [...sides].reverse() : sides;
+      for (const side of order) {
+        const started = performance.now();
+        await shapeRound(side, perCall, perEvaluator);
+        say(
+          `  round ${round + 1} of ${SCALE_ROUNDS}, ${side.evaluations.toLocaleString('en')}: ${secondsSince(started)} (load average ${os.loadavg()[0]!.toFixed(1)})`,
+        );
+      }
+    }
+    const load: [number, number] = [loadBefore, os.loadavg()[0]!];
+    return sides.map((side) => {
+      const of = (call: ShapeCall) => stats(side.samples.get(call) ?? [], NaN);
+      const figures: ShapeFigures = {
+        evaluations: side.evaluations,
+        getEvaluations: { ...of('getEvaluations'), rows: side.rows },
+        getEvaluationsToday: of('getEvaluationsToday'),
+        getEvaluationsAfresh: of('getEvaluationsAfresh'),
+        getEvaluationsCompressed: of('getEvaluationsCompressed'),
+        searchPage1: of('searchPage1'),
+        searchPageN: of('searchPageN'),
+        addResults: of('addResults'),
+        reportDays: of('reportDays'),
+        reportItems: of('reportItems'),
+        reportItemDays: of('reportItemDays'),
+        load,
+      };
+      say(`\n  at ${side.evaluations.toLocaleString('en')} evaluations:`);
+      for (const [label, pick] of SHAPE_CALLS)
+        say(`  ${label}: p95 ${pick(figures).p95.toFixed(1)} ms (p50 ${pick(figures).p50.toFixed(1)} ms)`);
+      say(`  get-evaluations answers ${side.rows} evaluations a board on average`);
+      return figures;
+    });
   } finally {
-    await server.stop();
+    for (const side of sides) {
+      await side.changes.close();
+      await side.server.stop();
+    }
   }
 }
 
-/** A new, migrated database of its own for the scale shape, dropped afterwards unless BENCH_KEEP=1. */
+/**
+ * A new database of the scale shape's own (never reused; dropped afterwards unless BENCH_KEEP=1), named by
+ * `label`: empty, or with `copyOf` a copy of that one (closed, its pages written out: writeOut).
+ */
 async function freshDatabase(
   dialect: 'sqlite' | 'postgres',
+  label: string,
+  copyOf?: { databaseUrl: string },
 ): Promise<{ databaseUrl: string; open(): Database; bulk(): Promise<Bulk>; drop(): Promise<void> }> {
   if (dialect === 'sqlite') {
     const file =
-      process.env.BENCH_SQLITE_FILE ||
-      path.join(os.tmpdir(), `checkboard-scale-${SCALE_FROM}-${SCALE_TO}.sqlite`);
+      (process.env.BENCH_SQLITE_FILE ? `${process.env.BENCH_SQLITE_FILE}-${label}` : '') ||
+      path.join(os.tmpdir(), `checkboard-scale-${label}.sqlite`);
     const remove = () => {
       for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
     };
     remove();
+    if (copyOf) {
+      copyFileSync(copyOf.databaseUrl.slice('sqlite:'.length), file);
+      const fd = openSync(file, 'r+');
+      try {
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    }
     return {
       databaseUrl: `sqlite:${file}`,
       open: () => openDatabase({ kind: 'sqlite', file }),
@@ -1141,10 +1262,14 @@ async function freshDatabase(
       drop: async () => (process.env.BENCH_KEEP === '1' ? undefined : remove()),
     };
   }
-  const name = `checkboard_scale_${randomBytes(4).toString('hex')}`;
+  const name = `checkboard_scale_${randomBytes(4).toString('hex')}_${label.replaceAll('-', '_')}`;
   const url = new URL(PG_URL);
   url.pathname = `/${name}`;
-  await adminQuery(`create database ${name}`);
+  await adminQuery(
+    copyOf
+      ? `create database ${name} template ${new URL(copyOf.databaseUrl).pathname.slice(1)}`
+      : `create database ${name}`,
+  );
   return {
     databaseUrl: url.toString(),
     open: () => openDatabase({ kind: 'postgres', url: url.toString() }),
@@ -1162,9 +1287,11 @@ async function scaleShapeOf(dialect: 'sqlite' | 'postgres'): Promise<[ShapeFigur
     otherEvaluations: Math.round(SCALE_FROM / 5),
     now: Date.now(),
   };
-  const fresh = await freshDatabase(dialect);
+  const dropping: { drop(): Promise<void> }[] = [];
   try {
-    const database = fresh.open();
+    const small = await freshDatabase(dialect, String(SCALE_FROM));
+    dropping.push(small);
+    const database = small.open();
     await migrateToLatest(database.db, dialect);
     await database.close();
     const analyse = async (bulk: Bulk) => {
@@ -1181,18 +1308,20 @@ async function scaleShapeOf(dialect: 'sqlite' | 'postgres'): Promise<[ShapeFigur
     say(
       `  seeding ${SCALE_FROM.toLocaleString('en')} evaluations (+${from.otherEvaluations.toLocaleString('en')} in 20 other organisations)`,
     );
-    let bulk = await fresh.bulk();
+    let bulk = await small.bulk();
     await seed(bulk, from, (line) => say(line));
     await analyse(bulk);
     await bulk.close();
-    say(`  seeded in ${secondsSince(started)}; measuring (deep page: ${page.toLocaleString('en')})`);
-    const before = await measureShape(fresh.databaseUrl, await fixture(fresh.databaseUrl, sizes), SCALE_FROM);
+    say(`  seeded in ${secondsSince(started)}`);
 
     started = performance.now();
+    const large = await freshDatabase(dialect, `${SCALE_FROM}-${SCALE_TO}`, small);
+    dropping.push(large);
     say(
-      `  growing the same database to ${SCALE_TO.toLocaleString('en')} evaluations (${GROWTH === 'busier' ? 'busier: over the same two years' : 'longer: in the years before'})`,
+      `  copied in ${secondsSince(started)}; growing the copy to ${SCALE_TO.toLocaleString('en')} evaluations (${GROWTH === 'busier' ? 'busier: over the same two years' : 'longer: in the years before'})`,
     );
-    bulk = await fresh.bulk();
+    started = performance.now();
+    bulk = await large.bulk();
     const grown = await grow(
       bulk,
       from,
@@ -1203,12 +1332,15 @@ async function scaleShapeOf(dialect: 'sqlite' | 'postgres'): Promise<[ShapeFigur
     await analyse(bulk);
     await bulk.close();
     say(
-      `  added ${grown.added.toLocaleString('en')} evaluations (${grown.results.toLocaleString('en')} results in all) in ${secondsSince(started)}; measuring`,
+      `  added ${grown.added.toLocaleString('en')} evaluations (${grown.results.toLocaleString('en')} results in all) in ${secondsSince(started)}; measuring both side by side, ${SCALE_ROUNDS} rounds`,
     );
-    const after = await measureShape(fresh.databaseUrl, await fixture(fresh.databaseUrl, sizes), SCALE_TO);
-    return [before, after];
+    const [before, after] = await measureShapes([
+      { databaseUrl: small.databaseUrl, f: await fixture(small.databaseUrl, sizes), evaluations: SCALE_FROM },
+      { databaseUrl: large.databaseUrl, f: await fixture(large.databaseUrl, sizes), evaluations: SCALE_TO },
+    ]);
+    return [before!, after!];
   } finally {
-    await fresh.drop();
+    for (const database of dropping) await database.drop();
   }
 }
 
@@ -1260,7 +1392,7 @@ async function scaleShape() {
   if (process.env.BENCH_TSX !== '1' && !serverEntry) serverEntry = compileServer();
   say(
     `Checkboard scale shape: ${SCALE_FROM.toLocaleString('en')} then ${SCALE_TO.toLocaleString('en')} evaluations in the same database (growth: ${GROWTH}), ` +
-      `${SAMPLES} samples, ${CONCURRENCY} evaluators, on ${DATABASES.join(' and ')} (${os.cpus().length} CPUs, node ${process.version}, load average ${os
+      `${SHAPE_SAMPLES} samples, ${CONCURRENCY} evaluators, on ${DATABASES.join(' and ')} (${os.cpus().length} CPUs, node ${process.version}, load average ${os
         .loadavg()
         .map((v) => v.toFixed(1))
         .join(' ')})`,
