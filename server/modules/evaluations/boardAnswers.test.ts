@@ -39,11 +39,11 @@ describeEachDatabase(
     type Setup = Awaited<ReturnType<typeof setup>>;
     const since = () => new Date(env.clock.now() - 20 * DAY).toISOString();
 
-    async function view(s: Setup, cookie: string) {
+    async function view(s: Setup, cookie: string, timeZone?: string) {
       const answer = await call(
         env,
         'getEvaluations',
-        { boardID: s.board.id, startDateTime: since() },
+        { boardID: s.board.id, startDateTime: since(), ...(timeZone ? { timeZone } : {}) },
         { cookie },
       );
       expect(answer.status).toBe(200);
@@ -63,18 +63,27 @@ describeEachDatabase(
         sessionId: null,
         tokenId: null,
       });
-    const input = (s: Setup) => ({ boardId: s.board.id, since: Date.parse(since()) });
+    const input = (s: Setup, timeZone?: string) => ({
+      boardId: s.board.id,
+      since: Date.parse(since()),
+      ...(timeZone ? { timeZone } : {}),
+    });
 
     /** The answer the other process gives the member. */
-    async function viewElsewhere(s: Setup, user: Setup['team']['admin']) {
-      const written = await boardEvaluations(other.db, callerOf(s, user), input(s), env.clock.now());
+    async function viewElsewhere(s: Setup, user: Setup['team']['admin'], timeZone?: string) {
+      const written = await boardEvaluations(
+        other.db,
+        callerOf(s, user),
+        input(s, timeZone),
+        env.clock.now(),
+      );
       return written.parse();
     }
 
     /** The answer read afresh: in a transaction nothing is kept or served from what is kept. */
-    async function fresh(s: Setup, user: Setup['team']['admin']) {
+    async function fresh(s: Setup, user: Setup['team']['admin'], timeZone?: string) {
       return env.db.transaction().execute(async (trx) => {
-        const written = await boardEvaluations(trx, callerOf(s, user), input(s), env.clock.now());
+        const written = await boardEvaluations(trx, callerOf(s, user), input(s, timeZone), env.clock.now());
         return written.parse();
       });
     }
@@ -253,71 +262,119 @@ describeEachDatabase(
       expect(await viewElsewhere(s, s.team.admin)).toEqual(await fresh(s, s.team.admin));
     });
 
-    it('answers what reading afresh answers after any sequence of writes, on this server and on another', async () => {
+    it('reads the window afresh when a kept row comes to be listed: its local day reaches into a changed UTC day', async () => {
       const s = await setup();
-      const ids = await history(s, 24);
-      const members = [s.team.admin, s.team.evaluator, s.team.viewer];
-      // A seeded sequence (the same every run): x_{n+1} = 48271 x_n mod 2^31 - 1.
-      let seed = 20261129;
-      const random = (n: number) => (seed = (seed * 48271) % 2147483647) % n;
-      const now = env.clock.now();
-      const pick = () => ids[random(ids.length)]!;
-      const writes: [string, () => Promise<unknown>][] = [
-        ['a completion today', async () => ids.push(await completeOne(s, s.team.evaluator.cookie))],
-        [
-          'a completion of an earlier day (a device’s time)',
-          async () =>
-            ids.push(
-              (
-                await buildEvaluation(env, s.team.org, {
-                  board: s.board,
-                  card: random(2) ? s.card : s.spare,
-                  user: s.team.admin,
-                  completedAt: now - random(40) * DAY - random(DAY),
-                  pass: random(2) === 0,
-                })
-              ).id,
-            ),
-        ],
-        [
-          'feedback flag',
-          () => env.db.updateTable('evaluations').set({ has_feedback: 1 }).where('id', '=', pick()).execute(),
-        ],
-        [
-          'moved to another day',
-          () =>
-            env.db
-              .updateTable('evaluations')
-              .set({ completed_at: now - random(30) * DAY - random(DAY) })
-              .where('id', '=', pick())
-              .execute(),
-        ],
-        ['deleted', () => env.db.deleteFrom('evaluations').where('id', '=', pick()).execute()],
-        [
-          'the spare card taken off, or put back',
-          async () => {
-            const on = await env.db
-              .deleteFrom('board_cards')
-              .where('board_id', '=', s.board.id)
-              .where('card_id', '=', s.spare.id)
-              .executeTakeFirst();
-            if (Number(on.numDeletedRows) === 0)
-              await env.db
-                .insertInto('board_cards')
-                .values({ org_id: s.team.org.id, board_id: s.board.id, card_id: s.spare.id, created_at: now })
-                .execute();
-          },
-        ],
-      ];
-      for (let step = 0; step < 30; step++) {
-        const [what, write] = writes[random(writes.length)]!;
-        await write();
-        const member = members[random(members.length)]!;
-        const truth = await fresh(s, member);
-        expect(await view(s, member.cookie), `step ${step}: ${what}`).toEqual(truth);
-        if (step % 3 === 0) expect(await viewElsewhere(s, member), `step ${step}: ${what}`).toEqual(truth);
-      }
+      const zone = 'America/New_York';
+      // A New York day five days ago runs from 05:00 UTC to 05:00 UTC the next day (UTC-5 in winter, -4 in
+      // summer: 06:00 is safe in both, 04:00 before it): two evaluations in its first UTC day, three in its second.
+      const utcDay = Math.floor((env.clock.now() - 5 * DAY) / DAY) * DAY;
+      const at = (hours: number) => utcDay + hours * 60 * 60_000;
+      const evaluate = async (hours: number) =>
+        (
+          await buildEvaluation(env, s.team.org, {
+            board: s.board,
+            card: s.card,
+            user: s.team.evaluator,
+            completedAt: at(hours),
+            pass: hours % 2 === 0,
+          })
+        ).id;
+      const early = [await evaluate(18), await evaluate(20)];
+      const late = [await evaluate(25), await evaluate(26), await evaluate(27)];
+      const first = await view(s, s.team.admin.cookie, zone);
+      expect(first).toEqual(await fresh(s, s.team.admin, zone));
+      // The day's last three, all of its second UTC day; the day's total counts the first two.
+      expect(first.evaluations.map((e) => e.ID)).toEqual(expect.arrayContaining(late));
+      expect(first.evaluations.map((e) => e.ID)).not.toContain(early[1]);
+
+      // One of the three deleted: its UTC day's rows are read again, and the later of the first day's two,
+      // kept without its JSON, is now one of the day's last three.
+      await env.db.deleteFrom('evaluations').where('id', '=', late[0]!).execute();
+      const truth = await fresh(s, s.team.admin, zone);
+      expect(truth.evaluations.map((e) => e.ID)).toContain(early[1]);
+      expect(await view(s, s.team.admin.cookie, zone)).toEqual(truth);
+      expect(await view(s, s.team.evaluator.cookie, zone)).toEqual(await fresh(s, s.team.evaluator, zone));
+      expect(await viewElsewhere(s, s.team.admin, zone)).toEqual(truth);
     });
+
+    it.each([
+      ['UTC', undefined],
+      ['a zone whose days straddle two UTC days', 'America/New_York'],
+    ])(
+      'answers what reading afresh answers after any sequence of writes, on this server and on another (%s)',
+      async (_, zone) => {
+        const s = await setup();
+        const ids = await history(s, 24);
+        const members = [s.team.admin, s.team.evaluator, s.team.viewer];
+        // A seeded sequence (the same every run): x_{n+1} = 48271 x_n mod 2^31 - 1.
+        let seed = 20261129;
+        const random = (n: number) => (seed = (seed * 48271) % 2147483647) % n;
+        const now = env.clock.now();
+        const pick = () => ids[random(ids.length)]!;
+        const writes: [string, () => Promise<unknown>][] = [
+          ['a completion today', async () => ids.push(await completeOne(s, s.team.evaluator.cookie))],
+          [
+            'a completion of an earlier day (a device’s time)',
+            async () =>
+              ids.push(
+                (
+                  await buildEvaluation(env, s.team.org, {
+                    board: s.board,
+                    card: random(2) ? s.card : s.spare,
+                    user: s.team.admin,
+                    completedAt: now - random(40) * DAY - random(DAY),
+                    pass: random(2) === 0,
+                  })
+                ).id,
+              ),
+          ],
+          [
+            'feedback flag',
+            () =>
+              env.db.updateTable('evaluations').set({ has_feedback: 1 }).where('id', '=', pick()).execute(),
+          ],
+          [
+            'moved to another day',
+            () =>
+              env.db
+                .updateTable('evaluations')
+                .set({ completed_at: now - random(30) * DAY - random(DAY) })
+                .where('id', '=', pick())
+                .execute(),
+          ],
+          ['deleted', () => env.db.deleteFrom('evaluations').where('id', '=', pick()).execute()],
+          [
+            'the spare card taken off, or put back',
+            async () => {
+              const on = await env.db
+                .deleteFrom('board_cards')
+                .where('board_id', '=', s.board.id)
+                .where('card_id', '=', s.spare.id)
+                .executeTakeFirst();
+              if (Number(on.numDeletedRows) === 0)
+                await env.db
+                  .insertInto('board_cards')
+                  .values({
+                    org_id: s.team.org.id,
+                    board_id: s.board.id,
+                    card_id: s.spare.id,
+                    created_at: now,
+                  })
+                  .execute();
+            },
+          ],
+        ];
+        for (let step = 0; step < 30; step++) {
+          const [what, write] = writes[random(writes.length)]!;
+          await write();
+          const member = members[random(members.length)]!;
+          const truth = await fresh(s, member, zone);
+          expect(await view(s, member.cookie, zone), `step ${step}: ${what}`).toEqual(truth);
+          if (step % 3 === 0)
+            expect(await viewElsewhere(s, member, zone), `step ${step}: ${what}`).toEqual(truth);
+        }
+      },
+    );
 
     it('keeps no answer for a start older than the window (moved to the window, a new instant at every call)', async () => {
       const s = await setup();

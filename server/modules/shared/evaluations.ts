@@ -816,15 +816,15 @@ export async function boardEvaluations(
     owners: [],
     dayRevisions: await dayRevisionsOf(db, boardId, since),
     before: kept?.basis,
-    newestFirst: [],
-    rows: [],
+    window: EMPTY_WINDOW,
+    spanAt: new Map(),
     spans: new Uint32Array(0),
   };
   const written = await writeBoardEvaluations(db, nobody, { boardId, since, days }, board, keeping);
   const answer = KeptAnswer.of(written, keeping.owners);
   if (!answer) return writeBoardEvaluations(db, caller, { boardId, since, days }, board);
-  const { dayRevisions, newestFirst, rows, spans } = keeping;
-  const basis: BoardBasis = { dayRevisions, newestFirst, rows, spans, bytes: answer.bytes };
+  const { dayRevisions, window, spanAt, spans } = keeping;
+  const basis: BoardBasis = { dayRevisions, window, spanAt, spans, bytes: answer.bytes };
   answers.set(key, revision, answer, basis, basisBytes(basis));
   return answer.for(caller.who.userId!);
 }
@@ -836,14 +836,89 @@ type Unqualified<T> = T extends `evaluations.${infer C extends keyof EvaluationR
 type BoardRow = Pick<EvaluationRow, Unqualified<(typeof boardViewColumns)[number]>> &
   Partial<Pick<EvaluationRow, 'anon_key_id' | 'started_at'>>;
 
-/** What a kept answer was written from (decision 0786). */
+/**
+ * A row of a kept answer's window, as the next answer takes it (decision 0789): what picking the squares and
+ * their owners needs, no names. Its JSON, if the answer listed it, is copied from the answer's bytes.
+ */
+class KeptRow {
+  constructor(
+    readonly id: number,
+    readonly card_id: number,
+    readonly completed_at: number,
+    readonly pass: 0 | 1 | null,
+    readonly user_id: number | null,
+  ) {}
+}
+
+/**
+ * The window's rows, newest first, in columns (decision 0789): a few arrays for the garbage collector to
+ * move, where an object and three strings a row were thousands of survivors of every young collection.
+ */
+interface KeptWindow {
+  ids: Float64Array;
+  cardIds: Float64Array;
+  completedAt: Float64Array;
+  /** 0 or 1; -1 for none. */
+  pass: Int8Array;
+  /** 0 for none (ids start at 1). */
+  userIds: Float64Array;
+}
+
+const EMPTY_WINDOW: KeptWindow = {
+  ids: new Float64Array(0),
+  cardIds: new Float64Array(0),
+  completedAt: new Float64Array(0),
+  pass: new Int8Array(0),
+  userIds: new Float64Array(0),
+};
+
+function keptWindow(rows: readonly (BoardRow | KeptRow)[]): KeptWindow {
+  const window: KeptWindow = {
+    ids: new Float64Array(rows.length),
+    cardIds: new Float64Array(rows.length),
+    completedAt: new Float64Array(rows.length),
+    pass: new Int8Array(rows.length),
+    userIds: new Float64Array(rows.length),
+  };
+  rows.forEach((row, i) => {
+    window.ids[i] = row.id;
+    window.cardIds[i] = row.card_id;
+    window.completedAt[i] = row.completed_at!;
+    window.pass[i] = row.pass ?? -1;
+    window.userIds[i] = row.user_id ?? 0;
+  });
+  return window;
+}
+
+/** The kept window's rows completed before `instant`, newest first (the window's last ones). */
+function keptRowsBefore(window: KeptWindow, instant: number): KeptRow[] {
+  let first = window.ids.length;
+  while (first > 0 && window.completedAt[first - 1]! < instant) first--;
+  const rows: KeptRow[] = [];
+  for (let i = first; i < window.ids.length; i++) {
+    const pass = window.pass[i]!;
+    const userId = window.userIds[i]!;
+    rows.push(
+      new KeptRow(
+        window.ids[i]!,
+        window.cardIds[i]!,
+        window.completedAt[i]!,
+        pass < 0 ? null : (pass as 0 | 1),
+        userId === 0 ? null : userId,
+      ),
+    );
+  }
+  return rows;
+}
+
+/** What a kept answer was written from (decisions 0786, 0789). */
 interface BoardBasis {
   /** The board's revision of each UTC day of the window, read before the rows. */
   dayRevisions: Map<number, string>;
   /** The window's rows, newest first. */
-  newestFirst: BoardRow[];
-  /** The answer's rows, in its order, and where each one's JSON starts and ends in `bytes`. */
-  rows: readonly BoardRow[];
+  window: KeptWindow;
+  /** By evaluation id, each of the answer's rows' place in `spans`: where its JSON starts and ends in `bytes`. */
+  spanAt: Map<number, number>;
   spans: Uint32Array;
   /** The answer's bytes (every isUsers false). */
   bytes: Buffer;
@@ -858,15 +933,15 @@ interface Keeping {
   /** The answer kept at an older revision: its rows before the first day changed since are taken as they are. */
   before: BoardBasis | undefined;
   /** Receives the window's rows, newest first. */
-  newestFirst: BoardRow[];
-  /** Receive the answer's rows and their spans. */
-  rows: readonly BoardRow[];
+  window: KeptWindow;
+  /** Receive where the answer's rows are in its bytes. */
+  spanAt: Map<number, number>;
   spans: Uint32Array;
 }
 
 /** Rough bytes of a basis in memory, counted with its answer's within BOARD_ANSWERS_BYTES (its bytes are the answer's). */
-const basisBytes = (basis: BoardBasis) =>
-  basis.newestFirst.length * 300 + basis.spans.byteLength + basis.dayRevisions.size * 64;
+const basisBytes = ({ window, spanAt, spans, dayRevisions }: BoardBasis) =>
+  window.ids.length * 33 + spanAt.size * 24 + spans.byteLength + dayRevisions.size * 64;
 
 /** The board's revision of each UTC day from the one holding `since` (migration 0032). */
 async function dayRevisionsOf(db: Db, boardId: number, since: number): Promise<Map<number, string>> {
@@ -883,7 +958,7 @@ async function dayRevisionsOf(db: Db, boardId: number, since: number): Promise<M
  * The first instant whose rows may be other than those read with the days' revisions `before`: the start of
  * the earliest UTC day whose revision is not the same `now` (Infinity when none changed).
  */
-export function changedFrom(before: ReadonlyMap<number, string>, now: ReadonlyMap<number, string>): number {
+function changedFrom(before: ReadonlyMap<number, string>, now: ReadonlyMap<number, string>): number {
   let first = Infinity;
   for (const [day, revision] of now) if (day < first && before.get(day) !== revision) first = day;
   for (const day of before.keys()) if (day < first && !now.has(day)) first = day;
@@ -948,14 +1023,13 @@ async function writeBoardEvaluations(
   const [board, window, cards] = await Promise.all([
     checked ?? findCallersBoard(db, caller, boardId),
     before
-      ? (from === Infinity ? Promise.resolve([]) : windowFrom(Math.max(from, since))).then((fresh) =>
-          fresh.concat(before.newestFirst.filter((row) => row.completed_at! < from)),
+      ? (from === Infinity ? Promise.resolve([]) : windowFrom(Math.max(from, since))).then(
+          (fresh): (BoardRow | KeptRow)[] => [...fresh, ...keptRowsBefore(before.window, from)],
         )
       : windowFrom(since),
     liveCardsOfBoard(db, { orgId: caller.orgId, boardId }),
   ]);
-  if (keeping) keeping.newestFirst = window;
-  const { listed, moreDays, perCard } = lastPerDay(window, days);
+  const { listed, moreDays, perCard } = lastPerDay<BoardRow | KeptRow>(window, days);
 
   const short = cards.map((c) => c.id).filter((id) => (perCard.get(id) ?? 0) < LAST_EVALUATIONS_COUNT);
 
@@ -983,31 +1057,38 @@ async function writeBoardEvaluations(
   const present = (row: BoardRow) =>
     presentEvaluation(caller, { board_id: board.id, anon_key_id: null, started_at: 0, ...row });
   if (keeping) {
+    const kept = keptAnswerText(rows, present, moreDays, keeping.before);
+    if (!kept) {
+      // A kept row the answer now lists and did not before (its local day reaches into a UTC day that
+      // changed): it has no JSON to copy and no names to write it from, so the window is read afresh.
+      keeping.before = undefined;
+      return writeBoardEvaluations(db, caller, { boardId, since, days }, board, keeping);
+    }
     for (const row of rows) keeping.owners.push(row.user_id);
-    const { text, spans } = keptAnswerText(rows, present, moreDays, keeping.before);
-    keeping.rows = rows;
-    keeping.spans = spans;
-    return text;
+    keeping.window = keptWindow(window);
+    keeping.spanAt = new Map(rows.map((row, i) => [row.id, i]));
+    keeping.spans = kept.spans;
+    return kept.text;
   }
   // Written as JSON here (decision 0775): the server sends it as it is, without the response check's copy.
-  return JsonText.of<BoardEvaluations>({ evaluations: rows.map(present), moreDays });
+  // Without `keeping` every row is one read just now (KeptRows come only from a kept basis).
+  return JsonText.of<BoardEvaluations>({ evaluations: (rows as BoardRow[]).map(present), moreDays });
 }
 
 const EVALUATIONS_OPEN = '{"evaluations":[';
 
 /**
  * A kept answer's text, as JsonText.of writes it, and where each row's JSON is in it (decision 0786). Written
- * again after a change (`before`), the rows it held are copied from its bytes, runs of them in one copy,
- * and only the rows new to it are presented and written.
+ * again after a change (`before`), the rows taken from it (KeptRows) are copied from its bytes, runs of them
+ * in one copy, and only the rows read just now are presented and written. Undefined when a kept row is
+ * listed that its bytes do not hold.
  */
 function keptAnswerText(
-  rows: readonly BoardRow[],
+  rows: readonly (BoardRow | KeptRow)[],
   present: (row: BoardRow) => Evaluation,
   moreDays: BoardDayTotals[],
   before: BoardBasis | undefined,
-): { text: JsonText<BoardEvaluations>; spans: Uint32Array } {
-  const at = new Map<BoardRow, number>();
-  if (before) for (let i = 0; i < before.rows.length; i++) at.set(before.rows[i]!, i);
+): { text: JsonText<BoardEvaluations>; spans: Uint32Array } | undefined {
   // Pieces in order: JSON to write, or a run [from, to) of the bytes before.
   const pieces: (string | [number, number])[] = [EVALUATIONS_OPEN];
   const spans = new Uint32Array(rows.length * 2);
@@ -1016,7 +1097,10 @@ function keptAnswerText(
   let last = -2;
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i]!;
-    const old = at.get(row);
+    // Only a kept row is copied: a row read just now may have changed since its JSON was written (an older
+    // evaluation of a short card, before the window, whose day has no revision).
+    const old = row instanceof KeptRow ? before?.spanAt.get(row.id) : undefined;
+    if (row instanceof KeptRow && old === undefined) return undefined;
     if (old !== undefined) {
       const from = before!.spans[old * 2]!;
       const to = before!.spans[old * 2 + 1]!;
@@ -1033,7 +1117,7 @@ function keptAnswerText(
       size += to - from;
       last = old;
     } else {
-      const json = `${i ? ',' : ''}${JSON.stringify(present(row))}`;
+      const json = `${i ? ',' : ''}${JSON.stringify(present(row as BoardRow))}`;
       pieces.push(json);
       spans[i * 2] = size + (i ? 1 : 0);
       size += Buffer.byteLength(json);
