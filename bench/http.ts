@@ -139,8 +139,9 @@ interface WorkerAnswer {
 /**
  * Calls made and timed in a worker thread of their own (bench/httpWorker.mjs, decision 0788), so that this
  * thread's garbage collections, which grow with the answers' bytes it takes in, are not inside the figures.
- * `call` answers as Client's does; with `keepBody: false` the body is left in the worker (`body` is empty for
- * a 2xx answer, its first 300 bytes otherwise) and `bytes` says how long it was. Downloads are made here.
+ * `call` answers as Client's does, except that by default the body is left in the worker (`body` is empty for
+ * a 2xx answer, its first 300 bytes otherwise) and `bytes` says how long it was; `keepBody: true` brings the
+ * whole body here. Downloads are made in this thread (`inProcess`).
  */
 export class TimedClient {
   private readonly worker: Worker;
@@ -196,7 +197,7 @@ export class TimedClient {
         method: options.method ?? 'POST',
         headers: headersOf(payload, options),
         payload,
-        keepBody: options.keepBody ?? true,
+        keepBody: options.keepBody ?? false,
       });
     });
   }

@@ -565,6 +565,13 @@ function expectOk(answer: { status: number; body: Buffer }, what: string) {
     throw new Error(`${what} answered ${answer.status}: ${answer.body.toString().slice(0, 300)}`);
 }
 
+/** A timed call's milliseconds, once it is known to have succeeded. */
+async function timed(answer: Promise<{ status: number; body: Buffer; ms: number }>, what: string) {
+  const done = await answer;
+  expectOk(done, what);
+  return done.ms;
+}
+
 interface Figures {
   database: string;
   /** The board unchanged since it was last asked for: its answer kept (decision 0784). */
@@ -729,11 +736,6 @@ async function measure(dialect: 'sqlite' | 'postgres', databaseUrl: string, f: F
   if (pageCheck.evaluations.length !== 48)
     throw new Error(`page ${PAGE} has ${pageCheck.evaluations.length} rows`);
 
-  const timed = async (answer: Promise<{ status: number; body: Buffer; ms: number }>, what: string) => {
-    const done = await answer;
-    expectOk(done, what);
-    return done.ms;
-  };
   const getEvaluationsStats = await sequential(SAMPLES, (i) => timed(getEvaluations(i), 'get-evaluations'));
   const changes = boardChanges(databaseUrl);
   const getEvaluationsToday = await sequential(SAMPLES, async (i) => {
@@ -1146,12 +1148,6 @@ function shapeCalls(side: ShapeSide) {
     });
   return { getEvaluations, page1, pageN, search, report, days, items, itemDays };
 }
-
-const timed = async (answer: Promise<{ status: number; body: Buffer; ms: number }>, what: string) => {
-  const done = await answer;
-  expectOk(done, what);
-  return done.ms;
-};
 
 /** Warms a side up (first compilations, caches), checks its deep page, and counts the board view's rows. */
 async function warmUp(side: ShapeSide) {

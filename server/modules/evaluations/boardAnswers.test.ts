@@ -265,8 +265,9 @@ describeEachDatabase(
     it('reads the window afresh when a kept row comes to be listed: its local day reaches into a changed UTC day', async () => {
       const s = await setup();
       const zone = 'America/New_York';
-      // A New York day five days ago runs from 05:00 UTC to 05:00 UTC the next day (UTC-5 in winter, -4 in
-      // summer: 06:00 is safe in both, 04:00 before it): two evaluations in its first UTC day, three in its second.
+      // A New York day runs from 05:00 UTC to 05:00 the next UTC day in winter (04:00 in summer): the hours 18
+      // to 27 from a UTC day's start fall in one New York day either way, two in its first UTC day and three
+      // in its second.
       const utcDay = Math.floor((env.clock.now() - 5 * DAY) / DAY) * DAY;
       const at = (hours: number) => utcDay + hours * 60 * 60_000;
       const evaluate = async (hours: number) =>
